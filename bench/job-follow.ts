@@ -1,6 +1,7 @@
 /**
- * Following running jobs to their end from a process that does not run them (`serve --redis` logs the end of every
- * job it accepts; any `waitForJob` on a job the deployment's workers run): the CPU that costs this process and
+ * Following running jobs from a process that does not run them, to their end (`serve --redis` logs the end of every
+ * job it accepts; any `waitForJob` on a job the deployment's workers run) or page by page (`watch`: the job
+ * WebSocket, the CLI's `crawl` and `batch` as they print pages): the CPU that costs this process and
  * redis-server, for thousands of crawls and for batches whose records hold a megabyte of URLs, for two builds side
  * by side in alternating processes of their own (`lib/job-follow-child.ts`, each on a fresh Redis). Rows are the
  * medians of the rounds, in % of one core.
@@ -22,10 +23,13 @@ const seconds = numberOption('--seconds', quick ? 5 : 10);
 const child = join(dirname(fileURLToPath(import.meta.url)), 'lib', 'job-follow-child.ts');
 
 type Sample = { processPct: number; redisPct: number };
-const cases: { label: string; args: [count: number, kind: string, kb: number] }[] = [
-  { label: '200 crawls', args: [200, 'crawl', 0] },
-  { label: '2,000 crawls', args: [2_000, 'crawl', 0] },
-  { label: '20 batches, 1 MB records', args: [20, 'batch', 1_024] },
+const cases: { label: string; args: [count: number, kind: string, kb: number, follow: 'wait' | 'watch'] }[] = [
+  { label: '200 crawls, to their end', args: [200, 'crawl', 0, 'wait'] },
+  { label: '2,000 crawls, to their end', args: [2_000, 'crawl', 0, 'wait'] },
+  { label: '20 batches, 1 MB records, to their end', args: [20, 'batch', 1_024, 'wait'] },
+  { label: '200 crawls, watched', args: [200, 'crawl', 0, 'watch'] },
+  { label: '2,000 crawls, watched', args: [2_000, 'crawl', 0, 'watch'] },
+  { label: '20 batches, 1 MB records, watched', args: [20, 'batch', 1_024, 'watch'] },
 ];
 const rows: Row[] = [];
 const data: Record<string, Record<string, Sample[]>> = {};
@@ -43,7 +47,7 @@ for (const { label, args } of cases) {
 }
 finish({
   name: 'job-follow',
-  title: `following running jobs to their end from a process that does not run them (${rounds} rounds of ${seconds} s, load ${loadavg()[0]!.toFixed(1)})`,
+  title: `following running jobs from a process that does not run them (${rounds} rounds of ${seconds} s, load ${loadavg()[0]!.toFixed(1)})`,
   quick,
   rows,
   goals: [],

@@ -1,11 +1,12 @@
 /**
  * One measurement of `bench/job-follow.ts`, in a process of its own: `count` running job records (`kind`, each
- * request padded to `kb` KiB) in a fresh Redis, each followed to its end by `waitForJob` of the crawlkit build `entry`
- * (what `serve --redis` does for the jobs it accepts, to log their end). No worker runs them, so every waiter stays:
- * the CPU of this process and of redis-server over `seconds`, after 2 s of settling, is the cost of following them.
+ * request padded to `kb` KiB) in a fresh Redis, each followed by the crawlkit build `entry`: to its end by `waitForJob`
+ * (`wait`: what `serve --redis` does for the jobs it accepts, to log their end), or page by page by `watch` (`watch`:
+ * the job WebSocket, the CLI's `crawl` and `batch` printing pages). No worker runs them, so every follower stays: the
+ * CPU of this process and of redis-server over `seconds`, after 2 s of settling, is the cost of following them.
  * Prints one JSON line.
  *
- *   node bench/lib/job-follow-child.ts <crawlkit dist/index.js> <count> <crawl|batch> <kb> <seconds>
+ *   node bench/lib/job-follow-child.ts <crawlkit dist/index.js> <count> <crawl|batch> <kb> <wait|watch> <seconds>
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -17,7 +18,14 @@ import type * as crawlkitRedis from '@crawlkit/redis';
 
 import { startRedisServer } from '../../test/setup/redis.ts';
 
-const [entry, countArg, kind, kbArg, secondsArg] = process.argv.slice(2) as [string, string, string, string, string];
+const [entry, countArg, kind, kbArg, follow, secondsArg] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  'wait' | 'watch',
+  string,
+];
 const { Crawlkit } = (await import(entry)) as typeof crawlkit;
 const { redis, createRedisStore } = (await import(
   join(dirname(entry), '../../redis/dist/index.js')
@@ -52,7 +60,14 @@ for (let from = 0; from < ids.length; from += 100) {
 }
 const ck = new Crawlkit({ backend: redis({ url: server.url, prefix }) });
 const stop = new AbortController();
-const waits = ids.map((id) => ck.waitForJob(id, { documents: false, signal: stop.signal }).catch(() => undefined));
+async function watchAll(id: string): Promise<void> {
+  for await (const _document of ck.watch(id, { signal: stop.signal }));
+}
+const waits = ids.map((id) =>
+  (follow === 'watch' ? watchAll(id) : ck.waitForJob(id, { documents: false, signal: stop.signal })).catch(
+    () => undefined,
+  ),
+);
 await sleep(2_000);
 const [cpu0, redis0, t0] = [process.cpuUsage(), cpuMsOf(server.pid), performance.now()];
 await sleep(Number(secondsArg) * 1000);

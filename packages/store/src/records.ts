@@ -2,8 +2,8 @@
 import type { Delivery, JobStatus, JobStatusRead } from './types.js';
 
 /** A `JobStatusRead`, `expiresAt` left out when unset (as on a record). */
-export function statusRead(status: JobStatus, expiresAt: number | undefined): JobStatusRead {
-  return expiresAt === undefined ? { status } : { status, expiresAt };
+export function statusRead(status: JobStatus, expiresAt: number | undefined, resultSeq: number): JobStatusRead {
+  return expiresAt === undefined ? { status, resultSeq } : { status, expiresAt, resultSeq };
 }
 
 /** A delivery just enqueued as `seq` of its job: pending, never attempted, `lastError` left out when unset. */

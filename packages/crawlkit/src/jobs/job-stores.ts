@@ -65,20 +65,22 @@ export class JobStores {
   }
 
   /**
-   * Of `ids`, those that still run (`scraping`, not expired), read in one call a store: what the waiters for jobs'
-   * ends read each second. A store without `jobs.statuses` has each record read.
+   * Of `ids`, those that still run (`scraping`, not expired), each with the seq of its latest stored result (undefined
+   * where the store does not say), read in one call a store: what the jobs' followers read each second. A store
+   * without `jobs.statuses` has each record read.
    */
-  async running(ids: readonly string[]): Promise<Set<string>> {
-    const running = new Set<string>();
+  async running(ids: readonly string[]): Promise<Map<string, number | undefined>> {
+    const running = new Map<string, number | undefined>();
     const now = Date.now();
     for (const store of this.all()) {
-      const statuses = store.jobs.statuses
+      const statuses: Map<string, Pick<JobRecord, 'status' | 'expiresAt'> & { resultSeq?: number }> = store.jobs
+        .statuses
         ? await store.jobs.statuses(ids)
         : new Map(
             (await Promise.all(ids.map((id) => store.jobs.get(id)))).flatMap((job) => (job ? [[job.id, job]] : [])),
           );
-      for (const [id, { status, expiresAt }] of statuses) {
-        if (status === 'scraping' && !expired(expiresAt, now)) running.add(id);
+      for (const [id, { status, expiresAt, resultSeq }] of statuses) {
+        if (status === 'scraping' && !expired(expiresAt, now)) running.set(id, resultSeq);
       }
     }
     return running;

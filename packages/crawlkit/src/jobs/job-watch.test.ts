@@ -57,7 +57,11 @@ describe('JobSignals reading the statuses of jobs run elsewhere', () => {
         updatedAt: now,
         creditsUsed: 0,
       };
-      await store.jobs.create(job, []);
+      // Two pages each, for the change waiters' cases.
+      await store.jobs.create(job, [
+        { key: 'p1', url: `https://example.com/${id}/1`, depth: 0 },
+        { key: 'p2', url: `https://example.com/${id}/2`, depth: 0 },
+      ]);
     }
     const stores = new JobStores(store, store, 60_000);
     const reads: string[][] = [];
@@ -100,5 +104,48 @@ describe('JobSignals reading the statuses of jobs run elsewhere', () => {
     // Each wakes to read its job again, and meets the failure there.
     await Promise.all([signals.next('a', undefined, 'end'), signals.next('b', undefined, 'end')]);
     expect(reads).toEqual([['a', 'b']]);
+  });
+
+  it('wakes a change waiter when a result past the last it read is stored, in the same read as the end waiters', async () => {
+    const { store, signals, reads } = await setUp(['a', 'b']);
+    await store.tasks.claim('a', 2, 0);
+    const end = signals.next('b', undefined, 'end');
+    const change = signals.next('a', undefined, 'change', 0);
+    // A page that failed stores no result: the waiter is not woken by it.
+    await store.tasks.complete('a', { key: 'p1', credits: 0, error: { url: 'u', error: 'boom' } });
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(reads).toEqual([['a', 'b']]);
+    expect(await settled(change)).toBe(false);
+    await store.tasks.complete('a', { key: 'p2', credits: 1, document: '{}' });
+    await change;
+    expect(reads.length).toBe(2);
+    expect(await settled(end)).toBe(false);
+    // A waiter behind the latest result wakes at the next read; one at it waits on.
+    const behind = signals.next('a', undefined, 'change', 0);
+    const atLatest = signals.next('a', undefined, 'change', 1);
+    await behind;
+    expect(await settled(atLatest)).toBe(false);
+    await store.jobs.update('a', { status: 'completed' });
+    await atLatest;
+    await store.jobs.update('b', { status: 'cancelled' });
+    await end;
+  });
+
+  it('wakes the change waiters of a store that does not say how far results go at each read', async () => {
+    const store = createMemoryStore();
+    const now = Date.now();
+    await store.jobs.create(
+      { id: 'a', kind: 'crawl', status: 'scraping', request: '{}', createdAt: now, updatedAt: now, creditsUsed: 0 },
+      [],
+    );
+    // As a third-party driver without `jobs.statuses`: each record is read.
+    const jobs = Object.create(store.jobs, { statuses: { value: undefined } }) as typeof store.jobs;
+    const stores = new JobStores({ ...store, jobs }, { ...store, jobs }, 60_000);
+    let reads = 0;
+    const signals = new JobSignals((ids) => (reads++, stores.running(ids)));
+    const started = Date.now();
+    await signals.next('a', undefined, 'change', 0);
+    expect(reads).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
 });

@@ -12,25 +12,40 @@ const WATCH_PAGE_CHARS = 8 * 1024 ** 2;
 /** What a waiter waits for: any change of the job (`watch`), or only its end (`wait`). */
 export type JobSignalKind = 'change' | 'end';
 
-/** Of the given jobs, those still running (`JobStores.running`). */
-export type RunningJobs = (ids: readonly string[]) => Promise<Set<string>>;
+/**
+ * Of the given jobs, those still running, each with the seq of its latest stored result (undefined where the store
+ * does not say): `JobStores.running`.
+ */
+export type RunningJobs = (ids: readonly string[]) => Promise<Map<string, number | undefined>>;
+
+/** A caller waiting in `JobSignals.next`. */
+interface Waiter {
+  /** Resolves its wait (and forgets it). */
+  wake: () => void;
+  /** Woken by the shared read of statuses, not by a timer of its own. */
+  polled: boolean;
+  /** A change waiter's last result seq read: the read wakes it when the job's latest passes it. */
+  afterSeq?: number;
+}
 
 /**
  * Wakes the callers waiting on a job when this process sees it change (a page stored or failed) or end (the job
  * ended, or stopped running here). A caller waiting for the end is not woken by each page: `waitForJob` reads the job
- * once at its end instead of once a page. Jobs run by another process send no signal here: each second, change
- * waiters wake to read their job again, and the statuses of every job waited on for its end are read in one call
- * (`running`), which wakes those that ended. A process following thousands of jobs (`serve --redis`) thus makes one
- * read a second, not one of each record.
+ * once at its end instead of once a page. Jobs run by another process send no signal here: each second, the statuses
+ * of every job waited on are read in one call (`running`), which wakes the end waiters of those that ended and the
+ * change waiters of those with a result past the last they read. A process following thousands of jobs
+ * (`serve --redis`, the job WebSocket) thus makes one read a second, not one of each record and its results.
  */
 export class JobSignals {
-  readonly #waiters: Record<JobSignalKind, Map<string, Set<() => void>>> = { change: new Map(), end: new Map() };
+  readonly #waiters: Record<JobSignalKind, Map<string, Set<Waiter>>> = { change: new Map(), end: new Map() };
   readonly #running: RunningJobs | undefined;
-  /** The next read of the end waiters' statuses, while any waits. */
-  #endPoll: NodeJS.Timeout | undefined;
-  #endPolling = false;
+  /** Waiters woken by the shared read: while any waits, it runs each second. */
+  #polled = 0;
+  /** The next read of statuses, while a polled waiter waits. */
+  #poll: NodeJS.Timeout | undefined;
+  #polling = false;
 
-  /** `running`: without it, end waiters wake each second as change waiters do, to read their job again. */
+  /** `running`: without it, every waiter wakes each second to read its job again. */
   constructor(running?: RunningJobs) {
     this.#running = running;
   }
@@ -54,63 +69,90 @@ export class JobSignals {
   }
 
   #wake(kind: JobSignalKind, id: string): void {
-    const waiters = this.#waiters[kind].get(id);
-    if (!waiters) return;
-    this.#waiters[kind].delete(id);
-    for (const wake of waiters) wake();
+    // A waiter woken leaves the set: a set's iteration skips what is deleted during it and visits nothing twice.
+    for (const waiter of this.#waiters[kind].get(id) ?? []) waiter.wake();
   }
 
   /**
-   * Resolves at the job's next signal of `kind` (an end wakes a change waiter too), when `signal` aborts, or: for a
-   * change, after `WATCH_POLL_MS`; for an end, when the next read of statuses finds the job no longer running.
+   * Resolves at the job's next signal of `kind` (an end wakes a change waiter too), when `signal` aborts, or when the
+   * next read of statuses finds the job no longer running, or (for a change, given `afterSeq`, the seq of the last
+   * result the caller read) with a result past it. A change waiter without `afterSeq` wakes after `WATCH_POLL_MS`.
    */
-  next(id: string, signal?: AbortSignal, kind: JobSignalKind = 'change'): Promise<void> {
-    const polled = kind === 'end' && this.#running !== undefined;
+  next(id: string, signal?: AbortSignal, kind: JobSignalKind = 'change', afterSeq?: number): Promise<void> {
+    const polled = this.#running !== undefined && (kind === 'end' || afterSeq !== undefined);
     return new Promise((resolve) => {
       const byJob = this.#waiters[kind];
       const waiters = byJob.get(id) ?? new Set();
       byJob.set(id, waiters);
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        waiters.delete(done);
-        if (waiters.size === 0 && byJob.get(id) === waiters) byJob.delete(id);
-        if (polled && byJob.size === 0) this.#stopEndPoll();
-        resolve();
+      const waiter: Waiter = {
+        wake: () => {
+          if (!waiters.delete(waiter)) return;
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', waiter.wake);
+          if (waiters.size === 0 && byJob.get(id) === waiters) byJob.delete(id);
+          if (polled && --this.#polled === 0) this.#stopPoll();
+          resolve();
+        },
+        polled,
+        ...(afterSeq !== undefined ? { afterSeq } : {}),
       };
-      const timer = polled ? undefined : setTimeout(done, WATCH_POLL_MS);
-      signal?.addEventListener('abort', done, { once: true });
-      waiters.add(done);
-      if (polled) this.#scheduleEndPoll();
+      const timer = polled ? undefined : setTimeout(waiter.wake, WATCH_POLL_MS);
+      signal?.addEventListener('abort', waiter.wake, { once: true });
+      waiters.add(waiter);
+      if (polled) {
+        this.#polled++;
+        this.#schedulePoll();
+      }
     });
   }
 
-  #scheduleEndPoll(): void {
-    if (this.#endPoll !== undefined || this.#endPolling) return;
-    this.#endPoll = setTimeout(() => void this.#pollEnds(), WATCH_POLL_MS);
+  #schedulePoll(): void {
+    if (this.#poll !== undefined || this.#polling) return;
+    this.#poll = setTimeout(() => void this.#read(), WATCH_POLL_MS);
   }
 
-  #stopEndPoll(): void {
-    clearTimeout(this.#endPoll);
-    this.#endPoll = undefined;
+  #stopPoll(): void {
+    clearTimeout(this.#poll);
+    this.#poll = undefined;
   }
 
-  async #pollEnds(): Promise<void> {
-    this.#endPoll = undefined;
-    const ids = [...this.#waiters.end.keys()];
-    if (ids.length === 0) return;
-    this.#endPolling = true;
-    let running: Set<string> | undefined;
+  /** The shared read: every polled waiter's job in one call, each waiter woken by what it waits for. */
+  async #read(): Promise<void> {
+    this.#poll = undefined;
+    // Every end waiter is polled while there is a read; a change waiter only when it gave `afterSeq`.
+    const ids = new Set(this.#waiters.end.keys());
+    for (const [id, waiters] of this.#waiters.change) {
+      for (const waiter of waiters) {
+        if (!waiter.polled) continue;
+        ids.add(id);
+        break;
+      }
+    }
+    if (ids.size === 0) return;
+    this.#polling = true;
+    let running: Map<string, number | undefined> | undefined;
     try {
-      running = await this.#running!(ids);
+      running = await this.#running!([...ids]);
     } catch {
       // Every waiter reads its own job again, and meets the failure there.
       running = undefined;
     } finally {
-      this.#endPolling = false;
+      this.#polling = false;
     }
-    for (const id of ids) if (!running?.has(id)) this.#wake('end', id);
-    if (this.#waiters.end.size > 0) this.#scheduleEndPoll();
+    for (const id of ids) {
+      if (!running?.has(id)) {
+        this.ended(id);
+        continue;
+      }
+      const changes = this.#waiters.change.get(id);
+      if (!changes) continue;
+      // A store that does not say how far the results go: its change waiters read them each second.
+      const latest = running.get(id);
+      for (const waiter of changes) {
+        if (waiter.polled && (latest === undefined || latest > waiter.afterSeq!)) waiter.wake();
+      }
+    }
+    if (this.#polled > 0) this.#schedulePoll();
   }
 }
 
@@ -156,6 +198,6 @@ export async function* watchJob(
     }
     if (batch.length > 0) continue;
     if (finished) return;
-    await signals.next(id, signal);
+    await signals.next(id, signal, 'change', seq);
   }
 }

@@ -83,15 +83,19 @@ ${JOB_UPDATE}`;
  * Returns `faultSince`, or nil for a job that is missing or not `scraping`.
  */
 /**
- * ARGV: prefix, then job ids. Each job's status and expiresAt, in the ids' order (false where unset): one command for
- * the statuses of thousands of jobs, where a pipeline of HMGETs cost the client a command object each.
+ * ARGV: prefix, then job ids. For each job in the ids' order, "status expiresAt resultCount" (the count is the latest
+ * result's seq; expiresAt empty when unset), or false for a missing job: one command for the statuses of thousands of
+ * jobs, where a pipeline of HMGETs cost the client a command object each, and one reply string a job.
  */
 export const JOB_STATUSES = `${JOB_KEYS}
 local out = {}
 for i = 2, #ARGV do
   local f = redis.call('HMGET', jk(ARGV[1], ARGV[i]), 'status', 'expiresAt')
-  out[#out + 1] = f[1]
-  out[#out + 1] = f[2]
+  if f[1] then
+    out[#out + 1] = f[1] .. ' ' .. (f[2] or '') .. ' ' .. redis.call('LLEN', tk(ARGV[1], ARGV[i], 'r'))
+  else
+    out[#out + 1] = false
+  end
 end
 return out
 `;

@@ -132,10 +132,11 @@ export class RedisJobStore implements JobStore {
       // Redis runs nothing else while a script runs: a large set goes in slices.
       for (let from = 0; from < ids.length; from += STATUS_SLICE) {
         const slice = ids.slice(from, from + STATUS_SLICE);
-        const fields = (await this.#redis.run('JOB_STATUSES', ...slice)) as (string | null)[];
+        const reads = (await this.#redis.run('JOB_STATUSES', ...slice)) as (string | null)[];
         slice.forEach((id, i) => {
-          const [status, expiresAt] = [fields[2 * i], fields[2 * i + 1]];
-          if (status) out.set(id, statusRead(status as JobStatus, expiresAt ? Number(expiresAt) : undefined));
+          if (!reads[i]) return;
+          const [status, expiresAt, resultSeq] = reads[i].split(' ');
+          out.set(id, statusRead(status as JobStatus, expiresAt ? Number(expiresAt) : undefined, Number(resultSeq)));
         });
       }
       return out;

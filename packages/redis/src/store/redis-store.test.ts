@@ -62,16 +62,21 @@ describe.skipIf(!testRedisUrl)('Redis store', () => {
     const expected = new Map<string, JobStatusRead>();
     const pipeline = store.client.pipeline();
     // The records as the store writes them (a hash each), written at once: 2,346 creates would take seconds.
+    // Its results are a list beside it: a job's result seq is their count.
     for (let i = 0; i < 2_346; i++) {
-      const read: JobStatusRead = { status: i % 3 === 0 ? 'completed' : 'scraping' };
+      const read: JobStatusRead = { status: i % 3 === 0 ? 'completed' : 'scraping', resultSeq: i % 7 };
       if (i % 5 === 0) read.expiresAt = now + i;
       expected.set(`job-${i}`, read);
-      const record = { id: `job-${i}`, kind: 'crawl', request: '{}', createdAt: now, updatedAt: now, ...read };
+      const { resultSeq, ...fields } = read;
+      const record = { id: `job-${i}`, kind: 'crawl', request: '{}', createdAt: now, updatedAt: now, ...fields };
       pipeline.hset(`${store.prefix}:job:job-${i}`, record);
+      if (resultSeq > 0)
+        pipeline.rpush(`${store.prefix}:j:job-${i}:r`, ...Array.from({ length: resultSeq }, () => '{}'));
     }
     await pipeline.exec();
     expect(await store.jobs.statuses!([...expected.keys(), 'nope'])).toEqual(expected);
-    expect(await store.jobs.get('job-2340')).toMatchObject(expected.get('job-2340')!);
+    const { resultSeq: _seq, ...fields } = expected.get('job-2340')!;
+    expect(await store.jobs.get('job-2340')).toMatchObject(fields);
   });
 
   it('sets a Redis expiry on every key of a job with expiresAt, and removes it when cleared', async () => {

@@ -175,16 +175,25 @@ export function describeJobConformance(factory: StoreFactory): void {
       const store = await open();
       // Optional in the contract (a waiter reads each record instead); every driver of this package has it.
       if (!store.jobs.statuses) return;
-      const running = await createJob(store, { request: 'x'.repeat(100_000) });
+      const running = await createJob(store, { request: 'x'.repeat(100_000) }, taskInputs(3));
       const ended = await createJob(store, { status: 'completed', completedAt: 5, expiresAt: 9_000 });
       const statuses = await store.jobs.statuses([running, 'nope', ended]);
       expect([...statuses]).toEqual([
-        [running, { status: 'scraping' }],
-        [ended, { status: 'completed', expiresAt: 9_000 }],
+        [running, { status: 'scraping', resultSeq: 0 }],
+        [ended, { status: 'completed', expiresAt: 9_000, resultSeq: 0 }],
       ]);
+      // The result seq moves with each stored document, not with a page that failed.
+      const tasks = await store.tasks.claim(running, 3, 0);
+      await store.tasks.complete(running, { key: tasks[0]!.key, credits: 1, document: 'doc' });
+      await store.tasks.complete(running, { key: tasks[1]!.key, credits: 0, error: { url: 'u', error: 'boom' } });
+      await store.tasks.complete(running, { key: tasks[2]!.key, credits: 1, document: 'doc' });
+      expect((await store.jobs.statuses([running])).get(running)).toEqual({ status: 'scraping', resultSeq: 2 });
+      expect((await store.results.since(running, 2, 10)).length).toBe(0);
       await store.jobs.update(running, { status: 'cancelled' });
       await store.jobs.delete(ended);
-      expect(await store.jobs.statuses([ended, running])).toEqual(new Map([[running, { status: 'cancelled' }]]));
+      expect(await store.jobs.statuses([ended, running])).toEqual(
+        new Map([[running, { status: 'cancelled', resultSeq: 2 }]]),
+      );
       expect(await store.jobs.statuses([])).toEqual(new Map());
     });
 

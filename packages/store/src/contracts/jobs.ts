@@ -47,11 +47,16 @@ export interface JobStoreFault {
   at: number;
 }
 
-/** What a job's waiters read of it each second: whether it still runs, and when its results go. */
+/** What a job's waiters read of it each second: whether it still runs, when its results go, and how far they go. */
 export interface JobStatusRead {
   status: JobStatus;
   /** As `JobRecord.expiresAt`. */
   expiresAt?: number;
+  /**
+   * The seq of the job's latest stored result, 0 before the first: `results.since(id, resultSeq)` is empty. What a
+   * waiter for the job's next page compares with the last seq it read.
+   */
+  resultSeq: number;
 }
 
 export interface JobCounts {
@@ -69,9 +74,10 @@ export interface JobStore {
   create(job: JobRecord, tasks: TaskInput[]): Promise<void>;
   get(id: string): Promise<JobRecord | undefined>;
   /**
-   * The status (and `expiresAt`) of each of `ids` that exists, in one read and without the rest of the records (a
-   * batch's `request` can be megabytes): what a process waiting for the end of many jobs reads each second. Optional:
-   * without it, each record is read with `get`.
+   * The status, `expiresAt` and latest result seq of each of `ids` that exists, in one read and without the rest of
+   * the records (a batch's `request` can be megabytes): what a process following many jobs (to their end, or page by
+   * page) reads each second. Optional: without it, each record is read with `get`, and each follower reads its
+   * job's results each second.
    */
   statuses?(ids: readonly string[]): Promise<Map<string, JobStatusRead>>;
   /**

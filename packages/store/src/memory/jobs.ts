@@ -45,8 +45,8 @@ export class MemoryJobStore implements JobStore {
     return this.#life.run(() => {
       const out = new Map<string, JobStatusRead>();
       for (const id of ids) {
-        const record = this.#state.jobs.get(id)?.record;
-        if (record) out.set(id, statusRead(record.status, record.expiresAt));
+        const job = this.#state.jobs.get(id);
+        if (job) out.set(id, statusRead(job.record.status, job.record.expiresAt, job.results.length));
       }
       return out;
     });

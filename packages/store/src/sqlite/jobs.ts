@@ -76,11 +76,11 @@ export class SqliteJobStore implements JobStore {
   statuses(ids: readonly string[]): Promise<Map<string, JobStatusRead>> {
     return this.#db.use(() => {
       // The ids as one JSON parameter: one statement, whatever their number.
-      const rows = this.#db.all<Pick<JobRow, 'id' | 'status' | 'expires_at'>>(
-        'SELECT id, status, expires_at FROM jobs WHERE id IN (SELECT value FROM json_each(?))',
+      const rows = this.#db.all<Pick<JobRow, 'id' | 'status' | 'expires_at'> & { result_seq: number }>(
+        'SELECT id, status, expires_at, result_seq FROM jobs WHERE id IN (SELECT value FROM json_each(?))',
         JSON.stringify(ids),
       );
-      return new Map(rows.map((row) => [row.id, statusRead(row.status, row.expires_at ?? undefined)]));
+      return new Map(rows.map((row) => [row.id, statusRead(row.status, row.expires_at ?? undefined, row.result_seq)]));
     });
   }
 
