@@ -27,6 +27,7 @@ import { jobLimitsSchema, type JobLimitOptions } from './jobs/job-limits.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
+import { storeOptionSchema } from './store-option.js';
 import { WEBHOOK_TIMEOUT_MS, type DeliverySettings } from './webhooks/dispatcher-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
@@ -287,16 +288,8 @@ export const PARSE_FILE_LIMIT = 50 * 1024 * 1024;
 /** The one check of `CrawlkitOptions`: strict at every level crawlkit owns, so a misspelt key is named. */
 const optionsSchema = z.strictObject({
   storeDir: z.string().min(1).default('./.crawlkit'),
-  store: z
-    .union([z.literal('memory'), objectWith<Store | PageCache>('a Store or a PageCache', 'pages', 'close')], {
-      // `--store DIR` of the command line is `storeDir` here, so a path given as `store` is told where it goes
-      error: (issue) =>
-        typeof issue.input === 'string' && issue.input !== 'memory'
-          ? "Expected 'memory', a Store or a PageCache (for a directory, use `storeDir`)"
-          : "Expected 'memory', a Store or a PageCache",
-    })
-    .optional(),
-  backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect').optional(),
+  store: storeOptionSchema.optional(),
+  backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect()').optional(),
   engine: z.enum(['auto', 'http', 'browser', 'replay']).default('auto'),
   replay: z.strictObject({ files: z.array(z.string().min(1)).min(1) }).optional(),
   engineLearning: engineLearningSchema,

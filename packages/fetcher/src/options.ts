@@ -129,7 +129,13 @@ export const fetcherOptionsSchema = z
     renderJudge: functionOption<RenderJudge>('a render judge function').optional(),
     engines: z
       .array(
-        objectWith<PageEngine>('a PageEngine with name, renders, fetch and close', 'name', 'renders', 'fetch', 'close'),
+        objectWith<PageEngine>(
+          'a PageEngine with name, renders, fetch and close',
+          'name',
+          'renders',
+          'fetch()',
+          'close()',
+        ),
       )
       .optional(),
   })
