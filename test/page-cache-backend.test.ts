@@ -97,6 +97,20 @@ describe('a backend that implements only the page cache', () => {
     expect(warnings[1]).toMatch(/^CACHE_WRITE_FAILED: .*not settled after 2000 ms/);
   });
 
+  it('is closed by the close() of an engine given it, and another engine given the same object says so', async () => {
+    const url = `${server.url}/articles/first-post.html`;
+    const shared = await pagesOnly();
+    const one = new Crawlkit({ store: shared, engine: 'http' });
+    const two = new Crawlkit({ store: shared, engine: 'http' });
+    expect(await one.scrape({ url })).toMatchObject({ success: true });
+    await one.close();
+    expect(shared.closed()).toBe(true);
+    const answer = await two.scrape({ url });
+    expect(answer).toMatchObject({ success: false, code: 'STORE_CLOSED' });
+    expect(answer.success ? '' : answer.error).toMatch(/closed outside it.*close\(\) of another Crawlkit/);
+    await two.close();
+  });
+
   it('refuses an object that is neither a Store nor a PageCache, naming what it expects', () => {
     expect(() => new Crawlkit({ store: { kind: 'x' } as never })).toThrow(
       /`store`: Expected 'memory', a Store or a PageCache/,

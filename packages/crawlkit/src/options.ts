@@ -40,7 +40,9 @@ export interface CrawlkitOptions {
   /**
    * A store to use instead of the on-disk one: `'memory'` keeps nothing after the process ends. A `PageCache` (a
    * backend that only caches pages, e.g. one shared by many engines) holds the page cache; jobs and change history
-   * are then kept in memory, which a `warning` event (`STORE_PAGES_ONLY`) says at the first call.
+   * are then kept in memory, which a `warning` event (`STORE_PAGES_ONLY`) says at the first call. A store given here
+   * is the engine's: its `close()` closes the store too, so engines sharing one backend each get a handle of their
+   * own (whose `close()` closes that handle), or the last engine's `close()` ends it for all.
    * @default undefined (the SQLite store in `storeDir`)
    */
   store?: Store | PageCache | 'memory';
