@@ -23,9 +23,17 @@ export function useStores<T extends PageCache = Store>(
     await Promise.all(open.splice(0).map((store) => store.close()));
   });
   return async (options = {}) => {
-    const store = await factory(options);
-    open.push(store);
-    return store;
+    const store: unknown = await factory(options);
+    // A factory written `(options) => { createMyStore(options); }` returns nothing: say so, once per test, rather
+    // than "Cannot read properties of undefined" from inside each of them.
+    if (typeof store !== 'object' || store === null || !('pages' in store)) {
+      throw new TypeError(
+        `The conformance suite's factory returned ${store === null ? 'null' : typeof store}, not a store: it must ` +
+          'return (or resolve to) a fresh, empty store opened with the options it is given.',
+      );
+    }
+    open.push(store as T);
+    return store as T;
   };
 }
 

@@ -6,13 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { describePageCacheConformance } from '../conformance.js';
 import { createMemoryStore } from '../memory/memory-store.js';
 import { createSqliteStore } from '../sqlite/sqlite-store.js';
 import type { PageCache } from '../types.js';
-import type { ConformanceStoreOptions } from './harness.js';
+import { useStores, type ConformanceStoreOptions, type PageCacheFactory } from './harness.js';
 
 /** The required methods of `PageStore` and nothing more, on the memory store's pages. */
 function minimalCache(options: ConformanceStoreOptions): PageCache {
@@ -45,4 +45,15 @@ describePageCacheConformance('the SQLite store as a page cache', async (options)
   dirs.push(dir);
   const store = await createSqliteStore({ dir, ...options });
   return { kind: store.kind, ephemeral: store.ephemeral, pages: store.pages, close: () => store.close() };
+});
+
+describe("the suite's factory", () => {
+  // As a driver author may write it: braces, and no `return`.
+  const open = useStores((() => undefined) as unknown as PageCacheFactory);
+
+  it('is told it returned nothing, not a store', async () => {
+    await expect(open()).rejects.toThrow(
+      "The conformance suite's factory returned undefined, not a store: it must return (or resolve to) a fresh",
+    );
+  });
 });
