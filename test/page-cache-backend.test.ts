@@ -97,6 +97,44 @@ describe('a backend that implements only the page cache', () => {
     expect(warnings[1]).toMatch(/^CACHE_WRITE_FAILED: .*not settled after 2000 ms/);
   });
 
+  it('a put that throws is a failed write, not a failed scrape; a get that fails names the page cache', async () => {
+    const url = `${server.url}/articles/first-post.html`;
+    const sqlite = await createSqliteStore({ dir: join(dir, 'faults') });
+    let fault: 'put' | 'get' = 'put';
+    // A cache of the user's whose methods throw instead of rejecting (a client library's own checks, say).
+    const faulty: PageCache = {
+      kind: 'faulty-cache',
+      ephemeral: false,
+      pages: new Proxy(sqlite.pages, {
+        get: (pages, name) => {
+          if (name === fault) {
+            return () => {
+              throw new Error(`${fault}: connection refused`);
+            };
+          }
+          const value: unknown = Reflect.get(pages, name);
+          return typeof value === 'function' ? (value as () => unknown).bind(pages) : value;
+        },
+      }),
+      close: () => sqlite.close(),
+    };
+    const engine = new Crawlkit({ store: faulty, engine: 'http' });
+    const warnings: string[] = [];
+    engine.on('warning', (w) => w.code !== 'STORE_PAGES_ONLY' && warnings.push(`${w.code}: ${w.message}`));
+    expect(await engine.scrape({ url })).toMatchObject({ success: true, data: { metadata: { cacheState: 'miss' } } });
+    await engine.scrape({ url: `${server.url}/articles/` }); // the first write's warning is told by then
+    expect(warnings[0]).toMatch(
+      /^CACHE_WRITE_FAILED: The page cache did not keep .*first-post.* put: connection refused/,
+    );
+    fault = 'get';
+    const answer = await engine.scrape({ url });
+    expect(answer).toMatchObject({ success: false, code: 'UNKNOWN_ERROR' });
+    expect(answer.success ? '' : answer.error).toMatch(
+      /The page cache \(faulty-cache\) could not read http:.*first-post\.html: get: connection refused/,
+    );
+    await engine.close();
+  });
+
   it('is closed by the close() of an engine given it, and another engine given the same object says so', async () => {
     const url = `${server.url}/articles/first-post.html`;
     const shared = await pagesOnly();
