@@ -72,6 +72,13 @@ describe('new Crawlkit() options', () => {
     );
   });
 
+  it('tells `engines` (a Fetcher option) where an engine of your own goes, not to check the spelling', () => {
+    const message = refused({ engines: [{ name: 'folder' }] }).message;
+    expect(message).toContain('`engines`: crawlkit takes no engine of your own yet');
+    expect(message).toContain('new Fetcher({ engines: [yours] })');
+    expect(message).not.toContain('check the spelling');
+  });
+
   it("checks the fetcher's options too: a misspelt URL policy key never turns the SSRF protection off", () => {
     const policy = refused({ urlPolicy: { allowPrivateNetwork: false } });
     expect(policy.code).toBe('INVALID_OPTION');

@@ -27,7 +27,7 @@ import { jobLimitsSchema, type JobLimitOptions } from './jobs/job-limits.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
-import { storeOptionSchema } from './store-option.js';
+import { refuseEngines, storeOptionSchema } from './extension-options.js';
 import { WEBHOOK_TIMEOUT_MS, type DeliverySettings } from './webhooks/dispatcher-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
@@ -352,6 +352,7 @@ const _sameInput: [
  * @throws {InvalidOptionError} (a `TypeError` with code `INVALID_OPTION`) naming every bad option.
  */
 export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
+  refuseEngines(input);
   const data = parseOptions(optionsSchema, input, 'new Crawlkit()');
   const { cache, storeDir, engine, engineLearning, concurrency, timeoutMs, extractionBudgetMs, workers, webhooks } =
     data;

@@ -1,5 +1,8 @@
-/** The check of `CrawlkitOptions.store`: `'memory'`, a full `Store` or a `PageCache`, told apart by their parts. */
-import { membersLacking } from '@crawlkit/options';
+/**
+ * The checks of the extension points of `CrawlkitOptions`: `store` (`'memory'`, a full `Store` or a `PageCache`, told
+ * apart by their parts), and `engines`, which crawlkit does not take.
+ */
+import { InvalidOptionError, membersLacking } from '@crawlkit/options';
 import type { PageCache, Store } from '@crawlkit/store';
 import { z } from 'zod';
 
@@ -51,3 +54,17 @@ const names = (parts: string[]) => parts.map((part) => `\`${part}\``).join(', ')
 export const storeOptionSchema = z.custom<Store | PageCache | 'memory'>((value) => storeProblem(value) === undefined, {
   error: (issue) => storeProblem(issue.input) ?? "Expected 'memory', a Store or a PageCache",
 });
+
+/**
+ * Refuses `engines` (the fetcher's option, which the README's "How a scrape runs" names), telling where an engine of
+ * your own goes rather than "check the spelling".
+ * @throws {InvalidOptionError}
+ */
+export function refuseEngines(input: unknown): void {
+  if (typeof input !== 'object' || input === null || !('engines' in input)) return;
+  throw new InvalidOptionError(
+    'Invalid options of new Crawlkit(): `engines`: crawlkit takes no engine of your own yet (its `engine` is ' +
+      "'auto', 'http', 'browser' or 'replay'). An engine of your own (a PageEngine) serves a Fetcher of " +
+      '@crawlkit/fetcher used directly: `new Fetcher({ engines: [yours] })` (its README, "Engines of your own").',
+  );
+}
