@@ -135,6 +135,29 @@ describe('a backend that implements only the page cache', () => {
     await engine.close();
   });
 
+  it("a cache whose close() never settles holds the engine's close() 2 s at most, and says so", async () => {
+    const sqlite = await createSqliteStore({ dir: join(dir, 'hung-close') });
+    const hung: PageCache = {
+      kind: 'hung-close',
+      ephemeral: false,
+      pages: sqlite.pages,
+      close: () => new Promise<void>(() => {}),
+    };
+    const engine = new Crawlkit({ store: hung, engine: 'http' });
+    const warnings: string[] = [];
+    engine.on('warning', (w) => w.code !== 'STORE_PAGES_ONLY' && warnings.push(`${w.code}: ${w.message}`));
+    expect(await engine.scrape({ url: `${server.url}/articles/first-post.html` })).toMatchObject({ success: true });
+    const started = Date.now();
+    await engine.close();
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^STORE_CLOSE_FAILED: The store given to crawlkit \(hung-close\) had not closed after 2000 ms/,
+      ),
+    ]);
+    await sqlite.close();
+  });
+
   it('is closed by the close() of an engine given it, and another engine given the same object says so', async () => {
     const url = `${server.url}/articles/first-post.html`;
     const shared = await pagesOnly();
