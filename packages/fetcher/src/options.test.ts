@@ -48,6 +48,11 @@ describe("the fetcher's options", () => {
       refused(() => new Fetcher({ engines: [{ name: 'folder', renders: false, fetch, close: true }] } as never))
         .message,
     ).toMatch(/`engines.0`: .*: `close` is not a function/);
+    for (const name of [42, '', 'my engine']) {
+      expect(
+        refused(() => new Fetcher({ engines: [{ name, renders: false, fetch, close }] } as never)).message,
+      ).toMatch(/`engines.0.name`: Expected a name of letters, digits, `_` or `-`/);
+    }
   });
 
   it('lists every problem at once, unknown keys first', () => {

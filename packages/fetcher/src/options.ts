@@ -135,7 +135,10 @@ export const fetcherOptionsSchema = z
           'renders',
           'fetch()',
           'close()',
-        ),
+        ).refine((engine) => typeof engine.name === 'string' && /^[\w-]+$/.test(engine.name), {
+          path: ['name'],
+          error: 'Expected a name of letters, digits, `_` or `-` (what a request names it by in `engine`)',
+        }),
       )
       .optional(),
   })
