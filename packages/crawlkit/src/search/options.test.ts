@@ -1,4 +1,5 @@
 import { parseOptions } from '@crawlkit/options';
+import { MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 
 import { searchOptionsSchema } from './options.js';
@@ -37,5 +38,15 @@ describe('search.provider', () => {
   it("names what a kind's settings lack by its path", () => {
     expect(refusal({ provider: { kind: 'brave' } })).toContain('`provider.apiKey`');
     expect(refusal({ provider: { kind: 'bing' } })).toMatch(/`provider.kind`: .*'searxng' \| 'brave'/);
+  });
+});
+
+describe('search.embeddingModel', () => {
+  it('takes an AI SDK embedding model and refuses anything else, where 42 was taken', () => {
+    const model = new MockEmbeddingModelV4({ doEmbed: () => Promise.resolve({ embeddings: [], warnings: [] }) });
+    expect(parseOptions(searchOptionsSchema, { embeddingModel: model }, 'search()').embeddingModel).toBe(model);
+    for (const embeddingModel of [42, {}]) {
+      expect(refusal({ embeddingModel })).toContain('`embeddingModel`: Expected an AI SDK EmbeddingModel');
+    }
   });
 });

@@ -69,7 +69,12 @@ const providerSchema = z.union(
 
 export const searchOptionsSchema = z.strictObject({
   provider: providerSchema.optional(),
-  embeddingModel: z.custom<EmbeddingModel>((v) => v !== null && v !== undefined).optional(),
+  // As `llm`'s model: an id string (the AI SDK's gateway) or a model object, which names its specification version.
+  embeddingModel: z
+    .custom<EmbeddingModel>((v) => typeof v === 'string' || (isObject(v) && 'specificationVersion' in v), {
+      error: 'Expected an AI SDK EmbeddingModel (such as `openai.embedding(...)`)',
+    })
+    .optional(),
 });
 
 /** The provider the options name, or undefined. */
