@@ -67,7 +67,7 @@ describe('a backend that implements only the page cache', () => {
 
   it('a cache whose writes never settle holds neither a lookup of the page nor close() past 2 s, and says so', async () => {
     const url = `${server.url}/articles/raw-html.html`;
-    const sqlite = await createSqliteStore({ dir: mkdtempSync(join(tmpdir(), 'ck-page-cache-hung-')) });
+    const sqlite = await createSqliteStore({ dir: join(dir, 'hung') });
     // A network store that lost its connection: its writes never answer, its reads still do.
     const hung: PageCache = {
       kind: 'hung-cache',
