@@ -3,6 +3,8 @@
  * payloads. `pnpm typecheck` checks `typeChecks` below (each `@ts-expect-error` fails the check if its line compiles);
  * the runtime tests check that the events fire with the payloads their types declare.
  */
+import { readFileSync } from 'node:fs';
+
 import { useFixtureServer } from './helpers/fixture-engine.ts';
 import { Crawlkit, type CrawlkitEvents, type CrawlkitListener, type Document, type ErrorResponse } from 'crawlkit';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -106,6 +108,43 @@ describe('typed events at run time', () => {
       expect(seen.at(-1)).toBe('warning:TEST');
     } finally {
       await ck.close();
+    }
+  });
+});
+
+/** Every field of each event's payload, by name; the compiler refuses a list that leaves one out. */
+type EveryField<E extends keyof CrawlkitEvents, A extends readonly (keyof CrawlkitEvents[E][0])[]> =
+  Exclude<keyof CrawlkitEvents[E][0], A[number]> extends never ? A : never;
+const field =
+  <E extends keyof CrawlkitEvents>() =>
+  <const A extends readonly (keyof CrawlkitEvents[E][0])[]>(names: EveryField<E, A>): readonly string[] =>
+    names as readonly string[];
+const PAYLOADS: { [E in keyof CrawlkitEvents]-?: readonly string[] } = {
+  page: field<'page'>()(['jobId', 'document']),
+  error: field<'error'>()(['jobId', 'url', 'error']),
+  'job:started': field<'job:started'>()(['id', 'kind', 'url', 'urls']),
+  'job:completed': field<'job:completed'>()(['id', 'kind', 'status']),
+  progress: field<'progress'>()(['id', 'kind', 'total', 'completed', 'creditsUsed']),
+  warning: field<'warning'>()(['code', 'message']),
+  'schedule:run': field<'schedule:run'>()(['id', 'dueAt', 'startedAt', 'jobIds', 'skipped', 'errors']),
+  'schedule:changes': field<'schedule:changes'>()(['id', 'jobId', 'target', 'queued']),
+};
+
+describe("the README's table of events", () => {
+  it('names every event of CrawlkitEvents with every field of its payload', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Events, cancellation and logging'));
+    const rows = new Map(
+      [
+        ...section
+          .slice(0, section.indexOf('\n\n', section.indexOf('| Event')))
+          .matchAll(/^\| `([\w:]+)` +\| (.*?) \|/gm),
+      ].map((m) => [m[1]!, m[2]!]),
+    );
+    expect([...rows.keys()].toSorted()).toEqual(Object.keys(PAYLOADS).toSorted());
+    for (const [event, fields] of Object.entries(PAYLOADS)) {
+      const told = [...(rows.get(event) ?? '').matchAll(/(\w+)\??[,} ]/g)].map((m) => m[1]);
+      for (const name of fields) expect(told, `${event}: ${name}`).toContain(name);
     }
   });
 });

@@ -67,7 +67,7 @@ describe('a backend that implements only the page cache', () => {
 
   it('a cache whose writes never settle holds neither a lookup of the page nor close() past 2 s, and says so', async () => {
     const url = `${server.url}/articles/raw-html.html`;
-    const sqlite = await createSqliteStore({ dir: mkdtempSync(join(tmpdir(), 'ck-page-cache-hung-')) });
+    const sqlite = await createSqliteStore({ dir: join(dir, 'hung') });
     // A network store that lost its connection: its writes never answer, its reads still do.
     const hung: PageCache = {
       kind: 'hung-cache',
@@ -95,6 +95,81 @@ describe('a backend that implements only the page cache', () => {
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(warnings).toHaveLength(2);
     expect(warnings[1]).toMatch(/^CACHE_WRITE_FAILED: .*not settled after 2000 ms/);
+  });
+
+  it('a put that throws is a failed write, not a failed scrape; a get that fails names the page cache', async () => {
+    const url = `${server.url}/articles/first-post.html`;
+    const sqlite = await createSqliteStore({ dir: join(dir, 'faults') });
+    let fault: 'put' | 'get' = 'put';
+    // A cache of the user's whose methods throw instead of rejecting (a client library's own checks, say).
+    const faulty: PageCache = {
+      kind: 'faulty-cache',
+      ephemeral: false,
+      pages: new Proxy(sqlite.pages, {
+        get: (pages, name) => {
+          if (name === fault) {
+            return () => {
+              throw new Error(`${fault}: connection refused`);
+            };
+          }
+          const value: unknown = Reflect.get(pages, name);
+          return typeof value === 'function' ? (value as () => unknown).bind(pages) : value;
+        },
+      }),
+      close: () => sqlite.close(),
+    };
+    const engine = new Crawlkit({ store: faulty, engine: 'http' });
+    const warnings: string[] = [];
+    engine.on('warning', (w) => w.code !== 'STORE_PAGES_ONLY' && warnings.push(`${w.code}: ${w.message}`));
+    expect(await engine.scrape({ url })).toMatchObject({ success: true, data: { metadata: { cacheState: 'miss' } } });
+    await engine.scrape({ url: `${server.url}/articles/` }); // the first write's warning is told by then
+    expect(warnings[0]).toMatch(
+      /^CACHE_WRITE_FAILED: The page cache did not keep .*first-post.* put: connection refused/,
+    );
+    fault = 'get';
+    const answer = await engine.scrape({ url });
+    expect(answer).toMatchObject({ success: false, code: 'UNKNOWN_ERROR' });
+    expect(answer.success ? '' : answer.error).toMatch(
+      /The page cache \(faulty-cache\) could not read http:.*first-post\.html: get: connection refused/,
+    );
+    await engine.close();
+  });
+
+  it("a cache whose close() never settles holds the engine's close() 2 s at most, and says so", async () => {
+    const sqlite = await createSqliteStore({ dir: join(dir, 'hung-close') });
+    const hung: PageCache = {
+      kind: 'hung-close',
+      ephemeral: false,
+      pages: sqlite.pages,
+      close: () => new Promise<void>(() => {}),
+    };
+    const engine = new Crawlkit({ store: hung, engine: 'http' });
+    const warnings: string[] = [];
+    engine.on('warning', (w) => w.code !== 'STORE_PAGES_ONLY' && warnings.push(`${w.code}: ${w.message}`));
+    expect(await engine.scrape({ url: `${server.url}/articles/first-post.html` })).toMatchObject({ success: true });
+    const started = Date.now();
+    await engine.close();
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^STORE_CLOSE_FAILED: The store given to crawlkit \(hung-close\) had not closed after 2000 ms/,
+      ),
+    ]);
+    await sqlite.close();
+  });
+
+  it('is closed by the close() of an engine given it, and another engine given the same object says so', async () => {
+    const url = `${server.url}/articles/first-post.html`;
+    const shared = await pagesOnly();
+    const one = new Crawlkit({ store: shared, engine: 'http' });
+    const two = new Crawlkit({ store: shared, engine: 'http' });
+    expect(await one.scrape({ url })).toMatchObject({ success: true });
+    await one.close();
+    expect(shared.closed()).toBe(true);
+    const answer = await two.scrape({ url });
+    expect(answer).toMatchObject({ success: false, code: 'STORE_CLOSED' });
+    expect(answer.success ? '' : answer.error).toMatch(/closed outside it.*close\(\) of another Crawlkit/);
+    await two.close();
   });
 
   it('refuses an object that is neither a Store nor a PageCache, naming what it expects', () => {

@@ -200,3 +200,40 @@ describe('Brave Search', () => {
     expect(() => new Crawlkit({ search: { provider: { kind: 'brave', apiKey: '' } } })).toThrow(/apiKey/);
   });
 });
+
+describe('a provider of your own', () => {
+  const failing = (search: () => Promise<unknown>) =>
+    new Crawlkit({ store: 'memory', search: { provider: { name: 'mine', sources: ['web'], search } as never } });
+
+  it('that throws an error of its own answers SEARCH_PROVIDER_FAILED naming it, as the built-in ones do', async () => {
+    const ck = failing(() => Promise.reject(new Error('quota exceeded')));
+    try {
+      expect(await ck.search({ query: 'rust' })).toMatchObject({
+        success: false,
+        code: 'SEARCH_PROVIDER_FAILED',
+        error: 'The mine search provider failed: quota exceeded',
+      });
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it('that answers no list is told so, and entries without a url are left out', async () => {
+    const ck = failing(() => Promise.resolve({ results: [] }));
+    const listed = failing(() => Promise.resolve([{ title: 'no url' }, { url: 'https://example.com/a', title: 'A' }]));
+    try {
+      expect(await ck.search({ query: 'rust' })).toMatchObject({
+        success: false,
+        code: 'SEARCH_PROVIDER_FAILED',
+        error: expect.stringContaining('The mine search provider answered object, not a list of results') as string,
+      });
+      expect(await listed.search({ query: 'rust' })).toMatchObject({
+        success: true,
+        data: { web: [{ url: 'https://example.com/a', title: 'A', position: 1 }] },
+      });
+    } finally {
+      await ck.close();
+      await listed.close();
+    }
+  });
+});

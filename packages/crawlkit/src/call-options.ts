@@ -153,6 +153,19 @@ export const CLOSED_BEFORE_CALL = `This Crawlkit instance is closed (its close()
 /** What a call stopped by `close()` answers (or `watch` throws). */
 export const CLOSED_UNDER_CALL = `The Crawlkit instance was closed during the call (its close() was called): ${AFTER_CLOSE}`;
 
+/** The store's `STORE_CLOSED` in an engine that is not closing: the store was closed outside it. */
+export const STORE_CLOSED_OUTSIDE =
+  'The store given to this Crawlkit was closed outside it: by your code, or by the close() of another Crawlkit ' +
+  "given the same store object (an engine's close() closes the store it was given). Give each engine a handle of " +
+  'its own, or close the shared store after the last engine.';
+
+/** `answer` with the reason of a `STORE_CLOSED` that no `close()` of this engine caused (`stopping` not aborted). */
+function withStoreClosedReason<T>(answer: T, stopping: AbortSignal | undefined): T {
+  const response = answer as Partial<ErrorResponse> | undefined;
+  if (stopping?.aborted || response?.success !== false || response.code !== 'STORE_CLOSED') return answer;
+  return { ...response, error: STORE_CLOSED_OUTSIDE } as T;
+}
+
 /**
  * Runs `fn` with the signal of the call options `init` (which may hold the method options in `takes`), joined to
  * `stopping`, the engine's, which `close()` aborts; whatever it throws comes back in the v2 error shape: `ABORTED`
@@ -172,13 +185,13 @@ export async function settleWithSignal<T>(
     if (stopping?.aborted && !signal?.aborted && (answer as Partial<ErrorResponse>)?.code === 'ABORTED') {
       return { success: false, code: 'ENGINE_CLOSED', error: CLOSED_UNDER_CALL };
     }
-    return answer;
+    return withStoreClosedReason(answer, stopping);
   } catch (error) {
     if (signal?.aborted) return { success: false, code: 'ABORTED', error: ABORTED_MESSAGE };
     // A call made after close() says so; one under way when it came was stopped by it, whatever it threw then (the
     // abort, or the store's STORE_CLOSED under a waitForJob).
     if (isCrawlkitError(error) && error.code === 'ENGINE_CLOSED') return toErrorResponse(error);
     if (stopping?.aborted) return { success: false, code: 'ENGINE_CLOSED', error: CLOSED_UNDER_CALL };
-    return toErrorResponse(error);
+    return withStoreClosedReason(toErrorResponse(error), stopping);
   }
 }

@@ -340,7 +340,8 @@ export class Crawlkit extends CrawlkitEmitter {
 
   /**
    * Stops the calls under way (each answers `ENGINE_CLOSED`), the browser and running jobs (they stay resumable),
-   * delivers what it can of pending webhooks, and closes the store. Every call resolves once all of it is closed.
+   * delivers what it can of pending webhooks, and closes the store (a store given in `store` too: waited for 2 s at
+   * most, then a `STORE_CLOSE_FAILED` warning). Every call resolves once all of it is closed.
    */
   close(): Promise<void> {
     return (this.#closing ??= closeEngine(this.#stopping, this.#runtime));

@@ -29,10 +29,10 @@ export interface Logger {
 /** The options schema of a `logger` option (the engine's, the server's): an object with the four methods. */
 export const loggerSchema = objectWith<Logger>(
   'a logger with debug, info, warn and error methods',
-  'debug',
-  'info',
-  'warn',
-  'error',
+  'debug()',
+  'info()',
+  'warn()',
+  'error()',
 );
 
 /** Every crawlkit debug namespace starts with this: `DEBUG=crawlkit:*` shows them all. */

@@ -43,6 +43,42 @@ describe('new Crawlkit() options', () => {
     expect(refused({ logger: console.log }).message).toContain('`logger`');
   });
 
+  it('refuses a store that lacks a method, naming it, instead of failing at the first scrape', () => {
+    const pages = { get: () => {}, put: () => {}, deleteByUrl: () => {}, clear: () => {}, prune: () => {} };
+    const cache = { kind: 'mine', ephemeral: false, pages, close: async () => {} };
+    expect(refused({ store: cache }).message).toMatch(
+      /^Invalid options of new Crawlkit\(\): `store`: Expected 'memory', a Store or a PageCache \(@crawlkit\/store\): `pages.stats` is missing\. A PageCache has/,
+    );
+    expect(refused({ store: { ...cache, pages: 42 } }).message).toContain('`pages.get` is missing');
+    expect(refused({ store: { ...cache, pages: { ...pages, stats: 1 } } }).message).toContain(
+      '`pages.stats` is not a function',
+    );
+    expect(refused({ store: { ...cache, kind: undefined, pages: { ...pages, stats: () => {} } } }).message).toContain(
+      '`kind` is missing',
+    );
+  });
+
+  it('refuses a store with some of the parts of a full Store, naming those it lacks', () => {
+    const pages = { get: 0, put: 0, deleteByUrl: 0, clear: 0, prune: 0, stats: 0 };
+    const cache = {
+      kind: 'mine',
+      ephemeral: false,
+      pages: Object.fromEntries(Object.keys(pages).map((name) => [name, () => {}])),
+      close: async () => {},
+    };
+    expect(() => new Crawlkit({ store: cache as never })).not.toThrow();
+    expect(refused({ store: { ...cache, jobs: {}, tasks: {} } }).message).toContain(
+      'it has `jobs`, `tasks` but not `results`, `deliveries`, `engines`, `history`.',
+    );
+  });
+
+  it('tells `engines` (a Fetcher option) where an engine of your own goes, not to check the spelling', () => {
+    const message = refused({ engines: [{ name: 'folder' }] }).message;
+    expect(message).toContain('`engines`: crawlkit takes no engine of your own yet');
+    expect(message).toContain('new Fetcher({ engines: [yours] })');
+    expect(message).not.toContain('check the spelling');
+  });
+
   it("checks the fetcher's options too: a misspelt URL policy key never turns the SSRF protection off", () => {
     const policy = refused({ urlPolicy: { allowPrivateNetwork: false } });
     expect(policy.code).toBe('INVALID_OPTION');

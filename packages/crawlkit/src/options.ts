@@ -27,6 +27,7 @@ import { jobLimitsSchema, type JobLimitOptions } from './jobs/job-limits.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
+import { refuseEngines, storeOptionSchema } from './extension-options.js';
 import { WEBHOOK_TIMEOUT_MS, type DeliverySettings } from './webhooks/dispatcher-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
@@ -39,7 +40,9 @@ export interface CrawlkitOptions {
   /**
    * A store to use instead of the on-disk one: `'memory'` keeps nothing after the process ends. A `PageCache` (a
    * backend that only caches pages, e.g. one shared by many engines) holds the page cache; jobs and change history
-   * are then kept in memory, which a `warning` event (`STORE_PAGES_ONLY`) says at the first call.
+   * are then kept in memory, which a `warning` event (`STORE_PAGES_ONLY`) says at the first call. A store given here
+   * is the engine's: its `close()` closes the store too, so engines sharing one backend each get a handle of their
+   * own (whose `close()` closes that handle), or the last engine's `close()` ends it for all.
    * @default undefined (the SQLite store in `storeDir`)
    */
   store?: Store | PageCache | 'memory';
@@ -287,16 +290,8 @@ export const PARSE_FILE_LIMIT = 50 * 1024 * 1024;
 /** The one check of `CrawlkitOptions`: strict at every level crawlkit owns, so a misspelt key is named. */
 const optionsSchema = z.strictObject({
   storeDir: z.string().min(1).default('./.crawlkit'),
-  store: z
-    .union([z.literal('memory'), objectWith<Store | PageCache>('a Store or a PageCache', 'pages', 'close')], {
-      // `--store DIR` of the command line is `storeDir` here, so a path given as `store` is told where it goes
-      error: (issue) =>
-        typeof issue.input === 'string' && issue.input !== 'memory'
-          ? "Expected 'memory', a Store or a PageCache (for a directory, use `storeDir`)"
-          : "Expected 'memory', a Store or a PageCache",
-    })
-    .optional(),
-  backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect').optional(),
+  store: storeOptionSchema.optional(),
+  backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect()').optional(),
   engine: z.enum(['auto', 'http', 'browser', 'replay']).default('auto'),
   replay: z.strictObject({ files: z.array(z.string().min(1)).min(1) }).optional(),
   engineLearning: engineLearningSchema,
@@ -357,6 +352,7 @@ const _sameInput: [
  * @throws {InvalidOptionError} (a `TypeError` with code `INVALID_OPTION`) naming every bad option.
  */
 export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
+  refuseEngines(input);
   const data = parseOptions(optionsSchema, input, 'new Crawlkit()');
   const { cache, storeDir, engine, engineLearning, concurrency, timeoutMs, extractionBudgetMs, workers, webhooks } =
     data;

@@ -41,6 +41,7 @@ import { storedJobOf } from './codec/records.js';
 import type { SearchSetup } from './search/setup.js';
 import { LazyScheduler } from './schedules/lazy-scheduler.js';
 import type { ScrapeSlots } from './scrape-slots.js';
+import { closeGivenStore } from './store-close.js';
 
 /** Everything one `Crawlkit` instance runs on, built on its first call. */
 export interface Runtime {
@@ -60,6 +61,8 @@ export interface Runtime {
   fetchers: PolicyFetchers;
   /** Runs the store's schedules, once started (`runSchedules`): built by the first call that needs it. */
   scheduler: LazyScheduler;
+  /** Whether `ctx.store` was given in the `store` option (its `close()` is then waited for a grace only). */
+  givenStore: boolean;
 }
 
 /** What the runtime is built from: the options as given (for the parts they configure) and as resolved. */
@@ -262,6 +265,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     bus,
     handlers,
     fetchers,
+    givenStore: typeof raw.store === 'object' && !distributed,
     ...(urlPolicy ? { urlPolicy } : {}),
     ...(distributed ? { distributed } : {}),
   };
@@ -299,7 +303,8 @@ export async function closeRuntime(rt: Runtime): Promise<void> {
   await rt.distributed?.releaseWebhooks();
   await rt.ctx.fetcher.close();
   await rt.fetchers.close();
-  await rt.ctx.store.close();
+  if (rt.givenStore) await closeGivenStore(rt.ctx.store, (code, message) => rt.bus.warning(code, message));
+  else await rt.ctx.store.close();
   if (rt.memory !== rt.ctx.store) await rt.memory.close();
   await rt.distributed?.close();
 }

@@ -73,7 +73,7 @@ export {
 // ---- Engines behind one interface (issue 37) ----
 export { chooseEngine } from './engine-choice.js';
 export type { EngineChoice } from './engine-choice.js';
-export type { Attempt, EngineCall, PageEngine } from './engines/page-engine.js';
+export type { Attempt, BuiltinEngines, EngineCall, PageEngine } from './engines/page-engine.js';
 
 // ---- Render judge: adaptive engine choice (issue 17) ----
 export { judgeRendering, isRouteFragment, renderingGain, pageSignals, embeddedContent } from './render/index.js';

@@ -37,6 +37,24 @@ describe("the fetcher's options", () => {
     expect(refused(() => new Fetcher({ proxies: { stealth: ['::'] } })).message).toMatch(/proxy URL/);
   });
 
+  it('refuses an engine of `engines` naming the member it lacks', () => {
+    const close = async () => {};
+    const fetch = async () => Promise.reject(new Error('unused'));
+    expect(refused(() => new Fetcher({ engines: [{ name: 'folder', renders: false, close }] } as never)).message).toBe(
+      'Invalid options of new Fetcher(): `engines.0`: Expected a PageEngine with name, renders, fetch and close: ' +
+        '`fetch` is missing',
+    );
+    expect(
+      refused(() => new Fetcher({ engines: [{ name: 'folder', renders: false, fetch, close: true }] } as never))
+        .message,
+    ).toMatch(/`engines.0`: .*: `close` is not a function/);
+    for (const name of [42, '', 'my engine']) {
+      expect(
+        refused(() => new Fetcher({ engines: [{ name, renders: false, fetch, close }] } as never)).message,
+      ).toMatch(/`engines.0.name`: Expected a name of letters, digits, `_` or `-`/);
+    }
+  });
+
   it('lists every problem at once, unknown keys first', () => {
     const message = refused(
       () => new Fetcher({ engine: 'turbo', browser: { args: 'x', prewam: true } } as never),

@@ -129,7 +129,16 @@ export const fetcherOptionsSchema = z
     renderJudge: functionOption<RenderJudge>('a render judge function').optional(),
     engines: z
       .array(
-        objectWith<PageEngine>('a PageEngine with name, renders, fetch and close', 'name', 'renders', 'fetch', 'close'),
+        objectWith<PageEngine>(
+          'a PageEngine with name, renders, fetch and close',
+          'name',
+          'renders',
+          'fetch()',
+          'close()',
+        ).refine((engine) => typeof engine.name === 'string' && /^[\w-]+$/.test(engine.name), {
+          path: ['name'],
+          error: 'Expected a name of letters, digits, `_` or `-` (what a request names it by in `engine`)',
+        }),
       )
       .optional(),
   })

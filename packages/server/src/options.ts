@@ -114,7 +114,7 @@ const origin = z.string().refine(
 
 /** The one check of `ServerOptions`, strict, with each default in one place. */
 const serverOptionsSchema = z.strictObject({
-  crawlkit: objectWith<Crawlkit>('the Crawlkit engine the server answers with', 'scrape', 'crawl'),
+  crawlkit: objectWith<Crawlkit>('the Crawlkit engine the server answers with', 'scrape()', 'crawl()'),
   port: int(0, 65_535).default(3002),
   host: z.string().min(1).default('127.0.0.1'),
   apiKeys: z

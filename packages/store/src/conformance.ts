@@ -5,7 +5,7 @@ import { describeJobConformance } from './conformance/jobs.js';
 import { describePageConformance } from './conformance/pages.js';
 import { describeDeliveryConformance } from './conformance/deliveries.js';
 import { describeHistoryConformance } from './conformance/history.js';
-import { describeLifecycleConformance } from './conformance/lifecycle.js';
+import { describeLifecycleConformance, describePageCacheLifecycleConformance } from './conformance/lifecycle.js';
 import { describeResultConformance } from './conformance/results.js';
 import { describeScheduleConformance } from './conformance/schedules.js';
 import { describeSearchConformance } from './conformance/search.js';
@@ -42,7 +42,9 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
 }
 
 /**
- * The behaviour a backend that only caches pages (`PageCache`) must show: the page part of the store suite.
+ * The behaviour a backend that only caches pages (`PageCache`) must show: the page part of the store suite and its
+ * lifecycle (`close()` idempotent, then `STORE_CLOSED`). The contract's optional methods (`touch`, `keysOf`) are
+ * tested when the cache has them, and their tests skipped otherwise.
  *
  * ```ts
  * describePageCacheConformance('my cache', (options) => createMyCache(options));
@@ -51,5 +53,6 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
 export function describePageCacheConformance(name: string, factory: PageCacheFactory): void {
   describe(`PageCache conformance: ${name}`, () => {
     describePageConformance(factory);
+    describePageCacheLifecycleConformance(factory);
   });
 }

@@ -1,5 +1,6 @@
 /** `CrawlkitOptions.search`: the web search provider and the optional hybrid ranking. */
 import type { EmbeddingModel } from 'ai';
+import { membersLacking } from '@crawlkit/options';
 import { z } from 'zod';
 
 import { braveProvider } from './providers/brave.js';
@@ -22,7 +23,7 @@ export interface SearchOptions {
 }
 
 /** A provider named by settings (`search.provider`, `searchProvider` in `crawlkit.config.json`). */
-export const searchProviderSchema = z.union([
+export const searchProviderSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('searxng'),
     /** The instance's base URL; its `search.formats` must list `json`. */
@@ -42,17 +43,38 @@ export const searchProviderSchema = z.union([
 
 export type SearchProviderOptions = z.output<typeof searchProviderSchema>;
 
+/** What a provider of the user's has: it names itself in warnings, says which sources it answers, and searches. */
+const PROVIDER_MEMBERS = ['name', 'sources', 'search()'];
+const FORMS = "Expected { kind: 'searxng', url }, { kind: 'brave', apiKey } or a WebSearchProvider";
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `provider`: settings with a `kind`, checked by their schema (a bad one named by its path), or a provider of the
+ * user's, without one, checked for its members (a missing one named, not the `kind` it never meant to have).
+ */
+const providerSchema = z.union(
+  [
+    z.custom<z.input<typeof searchProviderSchema>>((v) => isObject(v) && 'kind' in v).pipe(searchProviderSchema),
+    z.custom<WebSearchProvider>(
+      (v) => isObject(v) && !('kind' in v) && membersLacking(v, PROVIDER_MEMBERS).length === 0,
+    ),
+  ],
+  {
+    error: (issue) => {
+      const lacking = isObject(issue.input) ? membersLacking(issue.input, PROVIDER_MEMBERS) : [];
+      return lacking.length > 0 ? `${FORMS} (name, sources, search()): ${lacking.join(', ')}` : FORMS;
+    },
+  },
+);
+
 export const searchOptionsSchema = z.strictObject({
-  provider: z
-    .union([
-      ...searchProviderSchema.options,
-      z.custom<WebSearchProvider>(
-        (v) => typeof v === 'object' && v !== null && typeof (v as WebSearchProvider).search === 'function',
-        { error: "Expected { kind: 'searxng', url }, { kind: 'brave', apiKey } or a WebSearchProvider" },
-      ),
-    ])
+  provider: providerSchema.optional(),
+  // As `llm`'s model: an id string (the AI SDK's gateway) or a model object, which names its specification version.
+  embeddingModel: z
+    .custom<EmbeddingModel>((v) => typeof v === 'string' || (isObject(v) && 'specificationVersion' in v), {
+      error: 'Expected an AI SDK EmbeddingModel (such as `openai.embedding(...)`)',
+    })
     .optional(),
-  embeddingModel: z.custom<EmbeddingModel>((v) => v !== null && v !== undefined).optional(),
 });
 
 /** The provider the options name, or undefined. */

@@ -15,6 +15,7 @@ import { parseBody } from '../v2/parse.js';
 import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
 import { searchLocal, type LocalResult } from './local-source.js';
+import { askProvider } from './providers/ask-provider.js';
 import type { WebResult, WebSearchProvider, WebSource } from './providers/provider.js';
 import { searchRequestSchema, type SearchRequest, type SearchRequestInput, type SearchSource } from './request.js';
 import { siteOperators, type SiteOperators } from './site-operators.js';
@@ -190,7 +191,7 @@ async function fromProvider(
   source: WebSource,
   signal: AbortSignal,
 ): Promise<WebResult[]> {
-  const results = await provider.search({
+  const results = await askProvider(provider, {
     query: request.query,
     source,
     limit: request.limit,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { useStores, type StoreFactory } from './harness.js';
+import { skipWithout, useStores, type StoreFactory } from './harness.js';
 
 export function describeCounterConformance(factory: StoreFactory): void {
   describe('counters', () => {
     const open = useStores(factory);
+    skipWithout(factory, 'counters'); // optional in the contract
 
     it('adds and reads named numbers, 0 before the first add', async () => {
       const store = await open();

@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import type { JobRecord, PageCache, Store, TaskInput } from '../types.js';
 
 /** Options every backend factory must honour in the conformance suite. */
@@ -23,10 +23,41 @@ export function useStores<T extends PageCache = Store>(
     await Promise.all(open.splice(0).map((store) => store.close()));
   });
   return async (options = {}) => {
-    const store = await factory(options);
-    open.push(store);
-    return store;
+    const store: unknown = await factory(options);
+    // A factory written `(options) => { createMyStore(options); }` returns nothing: say so, once per test, rather
+    // than "Cannot read properties of undefined" from inside each of them.
+    if (typeof store !== 'object' || store === null || !('pages' in store)) {
+      throw new TypeError(
+        `The conformance suite's factory returned ${store === null ? 'null' : typeof store}, not a store: it must ` +
+          'return (or resolve to) a fresh, empty store opened with the options it is given.',
+      );
+    }
+    open.push(store as T);
+    return store as T;
   };
+}
+
+/**
+ * Skips the tests of the `describe` block it is called in when the factory's stores lack an optional part of the
+ * contracts (`counters`, `schedules`, `search`): a store without one is held to the rest. The first test opens a
+ * store to look, and closes it.
+ */
+export function skipWithout<T extends PageCache>(
+  factory: (options: ConformanceStoreOptions) => T | Promise<T>,
+  part: keyof Store,
+): void {
+  let present: boolean | undefined;
+  beforeEach(async (ctx) => {
+    if (present === undefined) {
+      const store = await factory({});
+      try {
+        present = (store as Partial<Store>)[part] !== undefined;
+      } finally {
+        await store.close();
+      }
+    }
+    if (!present) ctx.skip();
+  });
 }
 
 let counter = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createJob, useStores, type StoreFactory } from './harness.js';
+import { createJob, useStores, type PageCacheFactory, type StoreFactory } from './harness.js';
 
 /** A closed store refuses every call. */
 export function describeLifecycleConformance(factory: StoreFactory): void {
@@ -22,6 +22,35 @@ export function describeLifecycleConformance(factory: StoreFactory): void {
         store.results.list(id, 0, 1),
         store.deliveries.due(0, 1),
         store.history.latest('u', ''),
+      ];
+      for (const call of calls) await expect(call).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    });
+
+    it('names its kind', async () => {
+      const store = await open();
+      expect(typeof store.kind).toBe('string');
+      expect(store.kind.length).toBeGreaterThan(0);
+      expect(typeof store.ephemeral).toBe('boolean');
+    });
+  });
+}
+
+/** A closed page cache refuses every call of its pages; a cache that only caches pages is held to this too. */
+export function describePageCacheLifecycleConformance(factory: PageCacheFactory): void {
+  describe('lifecycle', () => {
+    const open = useStores(factory);
+
+    it('closes idempotently, then rejects every call of its pages with STORE_CLOSED', async () => {
+      const store = await open();
+      await store.close();
+      await store.close();
+      const calls: Promise<unknown>[] = [
+        store.pages.get('a'),
+        store.pages.put({ key: 'a', url: 'u', cachedAt: 0, value: 'v' }),
+        store.pages.deleteByUrl('u'),
+        store.pages.clear(),
+        store.pages.prune({ olderThan: 0 }),
+        store.pages.stats(),
       ];
       for (const call of calls) await expect(call).rejects.toMatchObject({ code: 'STORE_CLOSED' });
     });

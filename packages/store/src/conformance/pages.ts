@@ -96,16 +96,19 @@ export function describePageConformance(factory: PageCacheFactory): void {
       expect((await store.pages.get('a'))!.value).toBe('value');
     });
 
-    it('lists the keys of a url', async () => {
+    it('lists the keys of a url', async (ctx) => {
       const store = await open();
+      // Optional in the contract: without it, a `lockdown` miss names no other copy of the page.
+      const keysOf = store.pages.keysOf?.bind(store.pages);
+      if (!keysOf) return ctx.skip();
       await store.pages.put(page('a1', 1_000, 'x', 'https://example.com/a'));
       await store.pages.put(page('a2', 1_000, 'x', 'https://example.com/a'));
       await store.pages.put(page('b', 1_000, 'x', 'https://example.com/b'));
-      expect((await store.pages.keysOf!('https://example.com/a')).toSorted()).toEqual(['a1', 'a2']);
-      expect(await store.pages.keysOf!('https://example.com/none')).toEqual([]);
+      expect((await keysOf('https://example.com/a')).toSorted()).toEqual(['a1', 'a2']);
+      expect(await keysOf('https://example.com/none')).toEqual([]);
       await store.pages.deleteByUrl('https://example.com/a');
-      expect(await store.pages.keysOf!('https://example.com/a')).toEqual([]);
-      expect(await store.pages.keysOf!('https://example.com/b')).toEqual(['b']);
+      expect(await keysOf('https://example.com/a')).toEqual([]);
+      expect(await keysOf('https://example.com/b')).toEqual(['b']);
     });
 
     it('deletes by url and counts what it deleted', async () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { useStores, type StoreFactory } from './harness.js';
+import { skipWithout, useStores, type StoreFactory } from './harness.js';
 
 export function describeScheduleConformance(factory: StoreFactory): void {
   describe('schedules', () => {
     const open = useStores(factory);
+    skipWithout(factory, 'schedules'); // optional in the contract
 
     it('keeps, replaces, lists oldest first and deletes schedules', async () => {
       const store = await open();

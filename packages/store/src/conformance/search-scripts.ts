@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchQuery } from '../search/query.js';
 import type { PageCache, SearchHit } from '../types.js';
-import { useStores, type StoreFactory } from './harness.js';
+import { skipWithout, useStores, type StoreFactory } from './harness.js';
 
 const PAGES: [key: string, title: string, text: string][] = [
   ['zh', '网络爬虫', '网络爬虫可以自动抓取网页内容。我住在北京，每天坐地铁上班。'],
@@ -39,6 +39,7 @@ const keys = async (store: PageCache, q: string) =>
 export function describeSearchScriptsConformance(factory: StoreFactory): void {
   describe('search in Chinese, Japanese, Korean and Thai', () => {
     const open = useStores(factory);
+    skipWithout(factory, 'search'); // optional in the contract
 
     it('finds a word inside an unspaced sentence, with a snippet around it', async () => {
       const store = await open();

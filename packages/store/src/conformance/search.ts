@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchQuery } from '../search/query.js';
 import type { CachedPage, PageCache, SearchIndex, SearchQuery, SearchText } from '../types.js';
-import { createJob, taskInputs, useStores, type StoreFactory } from './harness.js';
+import { createJob, taskInputs, skipWithout, useStores, type StoreFactory } from './harness.js';
 
 function text(url: string, title: string, body: string, description = ''): SearchText {
   return { url, title, description, text: body };
@@ -41,6 +41,7 @@ async function seed(store: PageCache, times = [1_000, 2_000, 3_000, 4_000]): Pro
 export function describeSearchConformance(factory: StoreFactory): void {
   describe('search', () => {
     const open = useStores(factory);
+    skipWithout(factory, 'search'); // optional in the contract
 
     it('finds a page by a word of its text, the page titled with it first, with a snippet of the match', async () => {
       const store = await open();

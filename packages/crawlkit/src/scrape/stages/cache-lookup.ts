@@ -1,7 +1,7 @@
-import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
+import { checkUrlAgainstPolicy, redactUrl } from '@crawlkit/fetcher';
 import type { Store } from '@crawlkit/store';
 
-import { CrawlkitError } from '../../errors.js';
+import { CrawlkitError, hasCrawlkitCode } from '../../errors.js';
 import { cacheUnread, lockdownMiss, lockdownMissOf, noCachedData } from '../cache-only.js';
 import type { FetchedPage } from '../fetched-page.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
@@ -34,7 +34,7 @@ export const cacheLookup: ScrapeStage = {
     if (request.minAge !== undefined) lookup.minAge = request.minAge;
     // This process's write of the key, if still committing, goes first: a scrape sees the page its last one kept.
     await state.ctx.cacheWrites.before(cache.key, state.signal);
-    const found = await store.pages.get(cache.key, lookup);
+    const found = await readEntry(store, cache.key, lookup, request.url);
     const read = found && readCopy(store, cache.key, found);
     // A copy fetched without what the request asks of the browser (`mobile: true` over HTTP, under the key of
     // `mobile: true`) answers only an engine that could not do better: one with the browser fetches the page as asked.
@@ -78,5 +78,20 @@ function readCopy(store: Store, key: string, found: PageRecord & { cachedAt: num
   } catch (error) {
     if (error instanceof CrawlkitError && error.code === 'STORE_RECORD_INVALID') return undefined;
     throw error;
+  }
+}
+
+/**
+ * The store's entry of `key`. A failure without a crawlkit code (a page cache of the user's: its network store down)
+ * says it was the page cache's read, and of which page; the store's own errors (`STORE_IO`, `STORE_CLOSED`) pass as
+ * they are.
+ */
+async function readEntry(store: Store, key: string, lookup: { minAge?: number }, url: string) {
+  try {
+    return await store.pages.get(key, lookup);
+  } catch (error) {
+    if (hasCrawlkitCode(error)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`The page cache (${store.kind}) could not read ${redactUrl(url)}: ${reason}`, { cause: error });
   }
 }

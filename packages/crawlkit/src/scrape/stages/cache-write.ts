@@ -49,13 +49,15 @@ export const cacheWrite: ScrapeStage = {
     const search = state.searchText;
     // Not awaited: committed after the answer (`LateCacheWrites`); the store answers a read of the key meanwhile.
     const writes: Promise<void>[] = [
-      store.pages.put({
-        key: cache.key,
-        url: state.normalizedUrl,
-        cachedAt,
-        ...stored,
-        ...(search ? { search } : {}),
-      }),
+      settled(() =>
+        store.pages.put({
+          key: cache.key,
+          url: state.normalizedUrl,
+          cachedAt,
+          ...stored,
+          ...(search ? { search } : {}),
+        }),
+      ),
     ];
     if (cache.state === 'revalidated') {
       // The copy a 304 confirmed, stored again: its memoised extractions follow it to its new version.
@@ -67,7 +69,7 @@ export const cacheWrite: ScrapeStage = {
         const settings = scrapeExtractionSettings(state);
         await memo.extraction(cache.key, { cachedAt, length }, settings, () => Promise.resolve(extraction));
         const keptKey = storedExtractionKey(state, settings);
-        if (keptKey) writes.push(writeStoredExtraction(state, keptKey, cachedAt, extraction));
+        if (keptKey) writes.push(settled(() => writeStoredExtraction(state, keptKey, cachedAt, extraction)));
       }
     }
     cache.cachedAt = cachedAt;
@@ -75,3 +77,11 @@ export const cacheWrite: ScrapeStage = {
     state.ctx.cacheWrites.add(cache.key, state.request.url, Promise.all(writes));
   },
 };
+
+/**
+ * The promise of a cache write, a page cache of the user's that throws instead of rejecting included: its failure is
+ * a failed write (a `CACHE_WRITE_FAILED` warning), never the scrape's.
+ */
+function settled(write: () => Promise<void>): Promise<void> {
+  return new Promise((resolve) => resolve(write()));
+}
