@@ -56,12 +56,22 @@ describe('watch()', () => {
     }
   });
 
-  it('stopped by close() while it waits, throws CrawlkitError ENGINE_CLOSED', async () => {
+  it('stopped by close() while it waits, throws CrawlkitError ENGINE_CLOSED before close() resolves', async () => {
     const ck = new Crawlkit({ store: 'memory', engine: 'http' });
     const urls = Array.from({ length: 3 }, (_, i) => `${server.url}/slow/c${i}?ms=500`);
     const job = ok(await ck.batchScrape({ urls, maxConcurrency: 1 }));
-    const stopped = drain(ck.watch(job.id), () => void ck.close());
-    const error = await stopped;
+    let closed!: Promise<void>;
+    let called!: () => void;
+    const closeCalled = new Promise<void>((resolve) => (called = resolve));
+    const stopped = drain(ck.watch(job.id), () => {
+      closed = ck.close();
+      called();
+    });
+    await closeCalled;
+    await closed;
+    // Thrown once the jobs stopped (before: a second after they did, when its next read found the store closed).
+    const late = new Promise((resolve) => setTimeout(() => resolve('still waiting 200 ms after close()'), 200));
+    const error = await Promise.race([stopped, late]);
     expect(error).toBeInstanceOf(CrawlkitError);
     expect(error).toMatchObject({ code: 'ENGINE_CLOSED' });
   });

@@ -331,7 +331,7 @@ export class JobManager {
     this.#closing.abort();
     this.#stores.stopExpirySweep();
     await this.#driver.close();
-    this.#signals.signalAll();
+    this.#signals.close();
   }
 }
 

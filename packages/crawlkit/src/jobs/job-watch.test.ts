@@ -30,15 +30,18 @@ describe('JobSignals', () => {
     expect(await settled(nextChange)).toBe(true);
   });
 
-  it('wakes every waiter when the engine closes, and one whose signal aborts', async () => {
+  it('wakes every waiter when the engine closes, and one whose signal aborts; a wait after it throws', async () => {
     const signals = new JobSignals();
     const aborted = new AbortController();
     const waiting = signals.next('a', aborted.signal, 'end');
     aborted.abort();
     expect(await settled(waiting)).toBe(true);
     const both = [signals.next('a', undefined, 'end'), signals.next('b')];
-    signals.signalAll();
+    signals.close();
     expect(await settled(Promise.all(both).then(() => undefined))).toBe(true);
+    // The waiters woken read what their jobs stored; their next wait is the end of it.
+    await expect(signals.next('a', undefined, 'end')).rejects.toMatchObject({ code: 'ENGINE_CLOSED' });
+    await expect(signals.next('b', undefined, 'change', 3)).rejects.toMatchObject({ code: 'ENGINE_CLOSED' });
   });
 });
 

@@ -1,5 +1,7 @@
 import type { JobRecord } from '@crawlkit/store';
 
+import { CLOSED_UNDER_CALL } from '../call-options.js';
+import { CrawlkitError } from '../errors.js';
 import type { Document } from '../v2/types.js';
 import type { JobStores } from './job-stores.js';
 import { decodeDocument } from '../codec/records.js';
@@ -44,6 +46,7 @@ export class JobSignals {
   /** The next read of statuses, while a polled waiter waits. */
   #poll: NodeJS.Timeout | undefined;
   #polling = false;
+  #closed = false;
 
   /** `running`: without it, every waiter wakes each second to read its job again. */
   constructor(running?: RunningJobs) {
@@ -61,8 +64,13 @@ export class JobSignals {
     this.#wake('end', id);
   }
 
-  /** Wakes every waiter of every job (the engine is closing). */
-  signalAll(): void {
+  /**
+   * The engine's jobs have stopped: every waiter wakes to read what its job stored, and its next wait (and any later
+   * one) throws `ENGINE_CLOSED` at once, rather than at the next read of statuses after the store has closed.
+   */
+  close(): void {
+    this.#closed = true;
+    this.#stopPoll();
     for (const kind of ['change', 'end'] as const) {
       for (const id of [...this.#waiters[kind].keys()]) this.#wake(kind, id);
     }
@@ -77,8 +85,10 @@ export class JobSignals {
    * Resolves at the job's next signal of `kind` (an end wakes a change waiter too), when `signal` aborts, or when the
    * next read of statuses finds the job no longer running, or (for a change, given `afterSeq`, the seq of the last
    * result the caller read) with a result past it. A change waiter without `afterSeq` wakes after `WATCH_POLL_MS`.
+   * Throws `ENGINE_CLOSED` once `close()` was called.
    */
   next(id: string, signal?: AbortSignal, kind: JobSignalKind = 'change', afterSeq?: number): Promise<void> {
+    if (this.#closed) return Promise.reject(new CrawlkitError('ENGINE_CLOSED', CLOSED_UNDER_CALL));
     const polled = this.#running !== undefined && (kind === 'end' || afterSeq !== undefined);
     return new Promise((resolve) => {
       const byJob = this.#waiters[kind];
@@ -152,7 +162,7 @@ export class JobSignals {
         if (waiter.polled && (latest === undefined || latest > waiter.afterSeq!)) waiter.wake();
       }
     }
-    if (this.#polled > 0) this.#schedulePoll();
+    if (this.#polled > 0 && !this.#closed) this.#schedulePoll();
   }
 }
 
