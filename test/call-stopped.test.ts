@@ -56,7 +56,7 @@ describe('watch()', () => {
     }
   });
 
-  it('stopped by close() while it waits, throws CrawlkitError ENGINE_CLOSED before close() resolves', async () => {
+  it('stopped by close() while it waits, throws CrawlkitError ENGINE_CLOSED as the jobs stop, not a second later', async () => {
     const ck = new Crawlkit({ store: 'memory', engine: 'http' });
     const urls = Array.from({ length: 3 }, (_, i) => `${server.url}/slow/c${i}?ms=500`);
     const job = ok(await ck.batchScrape({ urls, maxConcurrency: 1 }));
