@@ -21,10 +21,14 @@ describe('the deadline of a Word file', () => {
     // officeparser loaded first, so that the time measured below is the conversion's
     await convertDocument({ bytes: await longDocx(10), contentType: DOCX });
     const bytes = await longDocx(10_000);
-    const start = Date.now();
-    const whole = await convertDocument({ bytes, contentType: DOCX });
-    const took = Date.now() - start;
-    expect(whole.markdown).toContain('Paragraph 9999 of the long report');
+    // The fastest of three: one run slowed by a load spike gave a deadline that the next, quicker run beat (a CI pair).
+    let took = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const start = Date.now();
+      const whole = await convertDocument({ bytes, contentType: DOCX });
+      took = Math.min(took, Date.now() - start);
+      expect(whole.markdown).toContain('Paragraph 9999 of the long report');
+    }
     // a quarter of the whole conversion: past the zip's asynchronous read, inside the synchronous reading of the
     // paragraphs and the writing of the markdown, where the deadline was never seen
     const deadline = Date.now() + Math.round(took / 4);
