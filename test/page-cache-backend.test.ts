@@ -40,6 +40,35 @@ async function pagesOnly(): Promise<PageCache & { closed: () => boolean }> {
   };
 }
 
+/** A page cache named `kind` over a SQLite store's pages, `replaced` standing in for the methods it names. */
+function pagesWith(
+  sqlite: { pages: PageCache['pages']; close(): Promise<void> },
+  kind: string,
+  replaced: (name: string | symbol) => (() => unknown) | undefined,
+): PageCache {
+  return {
+    kind,
+    ephemeral: false,
+    pages: new Proxy(sqlite.pages, {
+      get: (pages, name) => {
+        const replacement = replaced(name);
+        if (replacement) return replacement;
+        const value: unknown = Reflect.get(pages, name);
+        return typeof value === 'function' ? (value as () => unknown).bind(pages) : value;
+      },
+    }),
+    close: () => sqlite.close(),
+  };
+}
+
+/** An engine on `store` over HTTP, and the warnings it gives but `STORE_PAGES_ONLY`, as `CODE: message`. */
+function engineOn(store: PageCache): { engine: Crawlkit; warnings: string[] } {
+  const engine = new Crawlkit({ store, engine: 'http' });
+  const warnings: string[] = [];
+  engine.on('warning', (w) => w.code !== 'STORE_PAGES_ONLY' && warnings.push(`${w.code}: ${w.message}`));
+  return { engine, warnings };
+}
+
 describe('a backend that implements only the page cache', () => {
   it('holds the cache of every engine given it, and jobs run in memory with a warning', async () => {
     const url = `${server.url}/articles/first-post.html`;
@@ -69,21 +98,10 @@ describe('a backend that implements only the page cache', () => {
     const url = `${server.url}/articles/raw-html.html`;
     const sqlite = await createSqliteStore({ dir: join(dir, 'hung') });
     // A network store that lost its connection: its writes never answer, its reads still do.
-    const hung: PageCache = {
-      kind: 'hung-cache',
-      ephemeral: false,
-      pages: new Proxy(sqlite.pages, {
-        get: (pages, name) => {
-          if (name === 'put') return () => new Promise<void>(() => {});
-          const value: unknown = Reflect.get(pages, name);
-          return typeof value === 'function' ? (value as () => unknown).bind(pages) : value;
-        },
-      }),
-      close: () => sqlite.close(),
-    };
-    const engine = new Crawlkit({ store: hung, engine: 'http' });
-    const warnings: string[] = [];
-    engine.on('warning', (w) => w.code !== 'STORE_PAGES_ONLY' && warnings.push(`${w.code}: ${w.message}`));
+    const hung = pagesWith(sqlite, 'hung-cache', (name) =>
+      name === 'put' ? () => new Promise<void>(() => {}) : undefined,
+    );
+    const { engine, warnings } = engineOn(hung);
     expect(await engine.scrape({ url })).toMatchObject({ success: true, data: { metadata: { cacheState: 'miss' } } });
     let started = Date.now();
     // The second scrape of the page waits for the first one's write, 2 s at most, then fetches the page again.
@@ -102,25 +120,14 @@ describe('a backend that implements only the page cache', () => {
     const sqlite = await createSqliteStore({ dir: join(dir, 'faults') });
     let fault: 'put' | 'get' = 'put';
     // A cache of the user's whose methods throw instead of rejecting (a client library's own checks, say).
-    const faulty: PageCache = {
-      kind: 'faulty-cache',
-      ephemeral: false,
-      pages: new Proxy(sqlite.pages, {
-        get: (pages, name) => {
-          if (name === fault) {
-            return () => {
-              throw new Error(`${fault}: connection refused`);
-            };
+    const faulty = pagesWith(sqlite, 'faulty-cache', (name) =>
+      name === fault
+        ? () => {
+            throw new Error(`${fault}: connection refused`);
           }
-          const value: unknown = Reflect.get(pages, name);
-          return typeof value === 'function' ? (value as () => unknown).bind(pages) : value;
-        },
-      }),
-      close: () => sqlite.close(),
-    };
-    const engine = new Crawlkit({ store: faulty, engine: 'http' });
-    const warnings: string[] = [];
-    engine.on('warning', (w) => w.code !== 'STORE_PAGES_ONLY' && warnings.push(`${w.code}: ${w.message}`));
+        : undefined,
+    );
+    const { engine, warnings } = engineOn(faulty);
     expect(await engine.scrape({ url })).toMatchObject({ success: true, data: { metadata: { cacheState: 'miss' } } });
     await engine.scrape({ url: `${server.url}/articles/` }); // the first write's warning is told by then
     expect(warnings[0]).toMatch(
@@ -143,9 +150,7 @@ describe('a backend that implements only the page cache', () => {
       pages: sqlite.pages,
       close: () => new Promise<void>(() => {}),
     };
-    const engine = new Crawlkit({ store: hung, engine: 'http' });
-    const warnings: string[] = [];
-    engine.on('warning', (w) => w.code !== 'STORE_PAGES_ONLY' && warnings.push(`${w.code}: ${w.message}`));
+    const { engine, warnings } = engineOn(hung);
     expect(await engine.scrape({ url: `${server.url}/articles/first-post.html` })).toMatchObject({ success: true });
     const started = Date.now();
     await engine.close();

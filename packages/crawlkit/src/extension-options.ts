@@ -2,7 +2,7 @@
  * The checks of the extension points of `CrawlkitOptions`: `store` (`'memory'`, a full `Store` or a `PageCache`, told
  * apart by their parts), and `engines`, which crawlkit does not take.
  */
-import { InvalidOptionError, membersLacking } from '@crawlkit/options';
+import { InvalidOptionError, isObject, membersLacking } from '@crawlkit/options';
 import type { PageCache, Store } from '@crawlkit/store';
 import { z } from 'zod';
 
@@ -21,14 +21,12 @@ const PAGE_CACHE_MEMBERS = [
 /** The parts a full `Store` adds to a `PageCache` (`isFullStore`): with all of them crawlkit keeps jobs there. */
 const STORE_PARTS = ['jobs', 'tasks', 'results', 'deliveries', 'engines', 'history'];
 
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
-
 /** Why `value` is no `store` crawlkit takes, in words, or undefined when it is one. */
 function storeProblem(value: unknown): string | undefined {
   if (value === 'memory') return undefined;
   // `--store DIR` of the command line is `storeDir` here, so a path given as `store` is told where it goes
   if (typeof value === 'string') return "Expected 'memory', a Store or a PageCache (for a directory, use `storeDir`)";
-  if (!isObject(value) || Array.isArray(value)) return "Expected 'memory', a Store or a PageCache";
+  if (!isObject(value)) return "Expected 'memory', a Store or a PageCache";
   const lacking = membersLacking(value, PAGE_CACHE_MEMBERS);
   if (lacking.length > 0) {
     return (
@@ -36,7 +34,7 @@ function storeProblem(value: unknown): string | undefined {
       '`kind`, `ephemeral`, `pages` (`get`, `put`, `deleteByUrl`, `clear`, `prune`, `stats`) and `close()`'
     );
   }
-  const parts = STORE_PARTS.filter((part) => (value as Record<string, unknown>)[part] !== undefined);
+  const parts = STORE_PARTS.filter((part) => value[part] !== undefined);
   if (parts.length > 0 && parts.length < STORE_PARTS.length) {
     const missing = STORE_PARTS.filter((part) => !parts.includes(part));
     return (

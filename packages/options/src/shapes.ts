@@ -9,7 +9,8 @@ export const positiveInt = z.number().int().positive();
 /** A whole number of at least 0. */
 export const nonNegativeInt = z.number().int().min(0);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+/** A plain object (not null, not an array): what an option of objects and an interface's implementation are. */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**

@@ -1,6 +1,6 @@
 /** `CrawlkitOptions.search`: the web search provider and the optional hybrid ranking. */
 import type { EmbeddingModel } from 'ai';
-import { membersLacking } from '@crawlkit/options';
+import { isObject, membersLacking } from '@crawlkit/options';
 import { z } from 'zod';
 
 import { braveProvider } from './providers/brave.js';
@@ -46,7 +46,6 @@ export type SearchProviderOptions = z.output<typeof searchProviderSchema>;
 /** What a provider of the user's has: it names itself in warnings, says which sources it answers, and searches. */
 const PROVIDER_MEMBERS = ['name', 'sources', 'search()'];
 const FORMS = "Expected { kind: 'searxng', url }, { kind: 'brave', apiKey } or a WebSearchProvider";
-const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * `provider`: settings with a `kind`, checked by their schema (a bad one named by its path), or a provider of the

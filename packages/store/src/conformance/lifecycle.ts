@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PageCache } from '../types.js';
 import { createJob, useStores, type PageCacheFactory, type StoreFactory } from './harness.js';
 
 /** A closed store refuses every call. */
@@ -26,12 +27,7 @@ export function describeLifecycleConformance(factory: StoreFactory): void {
       for (const call of calls) await expect(call).rejects.toMatchObject({ code: 'STORE_CLOSED' });
     });
 
-    it('names its kind', async () => {
-      const store = await open();
-      expect(typeof store.kind).toBe('string');
-      expect(store.kind.length).toBeGreaterThan(0);
-      expect(typeof store.ephemeral).toBe('boolean');
-    });
+    itNamesItsKind(open);
   });
 }
 
@@ -55,11 +51,16 @@ export function describePageCacheLifecycleConformance(factory: PageCacheFactory)
       for (const call of calls) await expect(call).rejects.toMatchObject({ code: 'STORE_CLOSED' });
     });
 
-    it('names its kind', async () => {
-      const store = await open();
-      expect(typeof store.kind).toBe('string');
-      expect(store.kind.length).toBeGreaterThan(0);
-      expect(typeof store.ephemeral).toBe('boolean');
-    });
+    itNamesItsKind(open);
+  });
+}
+
+/** Every store and page cache names its kind and says whether it keeps anything. */
+function itNamesItsKind(open: () => Promise<PageCache>): void {
+  it('names its kind', async () => {
+    const store = await open();
+    expect(typeof store.kind).toBe('string');
+    expect(store.kind.length).toBeGreaterThan(0);
+    expect(typeof store.ephemeral).toBe('boolean');
   });
 }
