@@ -13,7 +13,7 @@ export {
 } from './schema.js';
 export type { ResolvedAction } from './schema.js';
 export { captureScreenshot, capturePdf, MAX_SCREENSHOT_HEIGHT } from './capture.js';
-export { HTML_CHUNK_CHARS, PageTooLargeError, readPageHtml } from './steps/page-html.js';
+export { HTML_CHUNK_CHARS, PageTooLargeError, readPageHtml, type ReadPageHtmlOptions } from './steps/page-html.js';
 export { sleep } from './sleep.js';
 export type { CaptureOutput } from './capture.js';
 export { readCaptureUrl, toCaptureUrl } from './capture-url.js';

@@ -254,9 +254,13 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
     case 'screenshot':
       results.screenshots.push(await captureScreenshot(page, action, output));
       return;
-    case 'scrape':
-      results.scrapes.push({ url: page.url(), html: await readPageHtml(page, ctx.maxScrapeChars) });
+    case 'scrape': {
+      const options = { timeoutMs: Math.max(1, ctx.remaining()), ...(ctx.signal ? { signal: ctx.signal } : {}) };
+      const html = await readPageHtml(page, ctx.maxScrapeChars, options);
+      // After the read: a navigation during it is followed, and the URL is that of the document read.
+      results.scrapes.push({ url: page.url(), html });
       return;
+    }
     case 'executeJavascript': {
       // A script that navigates (a form's submit(), `location.href = …`) is followed as a click is.
       let returned: JavascriptReturn = { type: 'undefined', value: null };

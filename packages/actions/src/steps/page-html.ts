@@ -52,13 +52,49 @@ const SERIALIZE = `() => {
   return html;
 }`;
 
+/** What a read of a document that the page left while it was read fails with: its JavaScript context went with it. */
+export const LEFT_DOCUMENT = /Execution context was destroyed|same JavaScript world|Cannot find context|detached/i;
+
+/** How many times the HTML is read when the page navigates during the read (a redirect by script, a meta refresh). */
+const READ_ATTEMPTS = 3;
+
+/** Options of `readPageHtml`. */
+export interface ReadPageHtmlOptions {
+  /**
+   * How long to wait for the next document's DOM when the page navigates during the read, in milliseconds.
+   * @default 10000
+   */
+  timeoutMs?: number;
+  /** Ends that wait early. */
+  signal?: AbortSignal;
+}
+
 /**
  * The page's HTML, as `page.content()` gives it. A page of up to `HTML_CHUNK_CHARS` comes in one round trip, as
  * from `page.content()`. A longer one is read in slices of that size: puppeteer parses every CDP message on the event
  * loop, so a script-built DOM of tens of megabytes would otherwise hold it for the whole message (~0.7 s at 20 MB on
  * the bench machine). A document over `maxChars` throws `PageTooLargeError` before any of it is sent.
+ *
+ * A navigation that commits during the read (it fails with "Execution context was destroyed") is waited for, and the
+ * document it led to is read, as a navigation caused by an action is followed.
  */
-export async function readPageHtml(page: Page, maxChars: number): Promise<string> {
+export async function readPageHtml(page: Page, maxChars: number, options: ReadPageHtmlOptions = {}): Promise<string> {
+  const until = Date.now() + (options.timeoutMs ?? 10_000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readOnce(page, maxChars);
+    } catch (error) {
+      if (attempt === READ_ATTEMPTS || !(error instanceof Error) || !LEFT_DOCUMENT.test(error.message)) throw error;
+      await page.waitForFunction("document.readyState !== 'loading'", {
+        polling: 20,
+        timeout: Math.max(1, until - Date.now()),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    }
+  }
+}
+
+async function readOnce(page: Page, maxChars: number): Promise<string> {
   const oneMessage = Math.min(HTML_CHUNK_CHARS, maxChars);
   const small = await page.evaluate(
     `(() => { const html = (${SERIALIZE})(); return html.length <= ${oneMessage} ? html : html.length; })()`,

@@ -3,6 +3,8 @@ import type { ElementHandle, HTTPRequest, Page } from 'puppeteer-core';
 import { sleep } from '../sleep.js';
 import type { ClickAction, ScrollAction } from '../types.js';
 
+import { LEFT_DOCUMENT } from './page-html.js';
+
 /** Minimal shape of the DOM element used inside the page (the project compiles without the DOM lib). */
 interface PageElement {
   click(): void;
@@ -122,9 +124,6 @@ async function clickElement(
   );
   await handle.evaluate((el) => (el as unknown as PageElement).click());
 }
-
-/** What a handle of a document the page has left fails with. */
-const LEFT_DOCUMENT = /Execution context was destroyed|same JavaScript world|Cannot find context|detached/i;
 
 /**
  * The click action: the first match, or every match with `all`. A click of `all` that navigates the page (a link)

@@ -1,4 +1,4 @@
-import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
+import type { Action, ActionResults, ReadPageHtmlOptions, ScreenshotSettings } from '@crawlkit/actions';
 import { captureScreenshot, runActions, sleep } from '@crawlkit/actions';
 import type { CDPSession, HTTPResponse, Page } from 'puppeteer-core';
 
@@ -333,7 +333,8 @@ export class BrowserEngine {
     // A later navigation (meta refresh, script, an action) that the policy refused, or that failed, is the result.
     const failed = failedNavigation();
     if (failed) throw failed;
-    const result = await this.#capture(page, mainResponse, request, startedAt, ttfbMs);
+    const read = { timeoutMs: Math.max(1, remaining()), signal };
+    const result = await this.#capture(page, mainResponse, request, { startedAt, ttfbMs, read });
     if (request.screenshot) {
       result.screenshot = await captureScreenshot(page, request.screenshot, output);
     }
@@ -351,8 +352,7 @@ export class BrowserEngine {
     page: Page,
     response: HTTPResponse,
     request: BrowserFetchRequest,
-    startedAt: number,
-    ttfbMs: number | undefined,
+    { startedAt, ttfbMs, read }: { startedAt: number; ttfbMs: number | undefined; read: ReadPageHtmlOptions },
   ): Promise<BrowserFetchResult> {
     const headers = response.headers();
     const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -361,6 +361,9 @@ export class BrowserEngine {
       .request()
       .redirectChain()
       .map((r) => r.url());
+    const isHtml = contentType === '' || HTML_TYPES.has(contentType) || Boolean(request.actions?.length);
+    // Read before the URL is: a navigation during the read is followed, and the URL is then the read document's.
+    const html = isHtml ? await readRenderedHtml(page, this.#settings.maxContentChars, request.url, read) : undefined;
     const base = {
       url: page.url() || response.url(),
       status: response.status(),
@@ -371,17 +374,10 @@ export class BrowserEngine {
       blockedRequests: 0,
       settled: true,
     };
-    if (contentType === '' || HTML_TYPES.has(contentType) || request.actions?.length) {
-      const html = await readRenderedHtml(page, this.#settings.maxContentChars, request.url);
+    if (html !== undefined) {
       // The encoding Chromium read the document in: the queries of its links are in it (`text` is a string)
       const charset = String(await page.evaluate('document.characterSet').catch(() => 'utf-8')).toLowerCase();
-      return {
-        ...base,
-        contentType: 'text/html',
-        charset,
-        body: new TextEncoder().encode(html),
-        text: html,
-      };
+      return { ...base, contentType: 'text/html', charset, body: new TextEncoder().encode(html), text: html };
     }
     // JSON, plain text, XML, ...: the bytes the server sent, not Chromium's viewer page around them.
     const body = new Uint8Array(await response.buffer().catch(() => Buffer.alloc(0)));
