@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-
 import { ActionError, isActionError } from '@crawlkit/actions';
 import { ExtractorError, isExtractorError, isMarkdownBudgetError, MarkdownBudgetError } from '@crawlkit/extractor';
 import { BrowserError, FetchError, isBrowserError, isFetchError } from '@crawlkit/fetcher';
@@ -16,7 +14,7 @@ import {
 } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
 
-import { END, errorTableRows, README, START } from '../scripts/error-table.ts';
+import { readmeRows, TABLES } from '../scripts/code-tables.ts';
 
 // The other packages' code unions are checked where ERROR_CODES is written (`satisfies`); the Redis backend sits above
 // crawlkit, so its codes are checked here.
@@ -24,20 +22,6 @@ type Covered<T extends CrawlkitErrorCode> = T;
 type _RedisCodesCovered = Covered<RedisBackendErrorCode>;
 
 const codes = Object.keys(ERROR_CODES) as CrawlkitErrorCode[];
-
-function readmeRows(): string[][] {
-  const readme = readFileSync(README, 'utf8');
-  const block = readme.slice(readme.indexOf(START) + START.length, readme.indexOf(END));
-  return block
-    .split('\n')
-    .filter((line) => line.startsWith('| `'))
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split('|')
-        .map((cell) => cell.trim()),
-    );
-}
 
 describe('error codes', () => {
   it('gives every code an HTTP status, a meaning and what to do', () => {
@@ -68,9 +52,9 @@ describe('error codes', () => {
     expect(httpStatusOf('UNKNOWN_ERROR')).toBe(500);
   });
 
-  it('has one README row per code with its status, meaning and action (pnpm docs:errors)', () => {
-    expect(readmeRows()).toEqual(errorTableRows());
-    expect(readmeRows().map((row) => row[0])).toEqual(codes.map((code) => `\`${code}\``));
+  it('has one README row per code with its status, meaning and action (pnpm docs:tables)', () => {
+    expect(readmeRows(TABLES.errors)).toEqual(TABLES.errors.rows());
+    expect(readmeRows(TABLES.errors).map((row) => row[0])).toEqual(codes.map((code) => `\`${code}\``));
   });
 
   it('gives each error class its own brand and matches all of them by code', () => {

@@ -33,6 +33,8 @@ export function typeChecks(ck: Crawlkit): void {
   ck.emit('page', { url: 'http://127.0.0.1/' });
   // @ts-expect-error: the payload is required.
   ck.emit('warning');
+  // @ts-expect-error: no such warning code (`WARNING_CODES` lists them).
+  ck.emit('warning', { code: 'STORE_EMPTY', message: 'told' });
 
   // The listener's parameter is the declared payload, without annotation.
   ck.on('page', (event) => expectTypeOf(event).toEqualTypeOf<CrawlkitEvents['page'][0]>());
@@ -103,9 +105,9 @@ describe('typed events at run time', () => {
       for (let i = 0; i < 2; i++) expect((await ck.scrape({ url, maxAge: 0 })).success).toBe(true);
       expect(seen).toEqual(['on', 'once', 'on']);
       expect(ck.listenerCount('page')).toBe(1);
-      expect(ck.emit('warning', { code: 'TEST', message: 'told' })).toBe(true);
+      expect(ck.emit('warning', { code: 'STORE_PAGES_ONLY', message: 'told' })).toBe(true);
       expect(ck.emit('schedule:changes', { id: 's', jobId: 'j', target: 0, queued: 1 })).toBe(false);
-      expect(seen.at(-1)).toBe('warning:TEST');
+      expect(seen.at(-1)).toBe('warning:STORE_PAGES_ONLY');
     } finally {
       await ck.close();
     }

@@ -14,7 +14,7 @@ export type { ErrorCodeInfo } from './error-codes/error-code-info.js';
 /**
  * Every error code a crawlkit package returns or throws, with its HTTP status. This table is the one home of the
  * code → status rule: `CrawlkitError#status`, the scrape path and the HTTP server read it, and the README's error
- * table is generated from it (`pnpm docs:errors`).
+ * table is generated from it (`pnpm docs:tables`).
  */
 export const ERROR_CODES = {
   ...REQUEST_CODES,

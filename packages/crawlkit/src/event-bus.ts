@@ -5,6 +5,7 @@ import { toErrorResponse } from './errors.js';
 import type { CrawlkitEmitter, CrawlkitEvents, CrawlkitListener } from './events.js';
 import type { Logger } from './logger.js';
 import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
+import type { WarningCode } from './warning-codes.js';
 
 /** What a job's `job:started` event tells beside its id and kind: a crawl's start URL, a batch's number of URLs. */
 export interface JobStartedWhat {
@@ -88,7 +89,7 @@ export class EventBus {
   }
 
   /** Something noticed that fails no call: a warning line and the `warning` event. */
-  warning(code: string, message: string): void {
+  warning(code: WarningCode, message: string): void {
     this.#log.warn(message);
     this.#emit('warning', { code, message });
   }

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { JobKind } from '@crawlkit/store';
 
 import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
+import type { WarningCode } from './warning-codes.js';
 
 /** Events of a `Crawlkit` instance, with their payloads. */
 export interface CrawlkitEvents {
@@ -17,11 +18,10 @@ export interface CrawlkitEvents {
   'job:started': [{ id: string; kind: JobKind; url?: string; urls?: number }];
   'job:completed': [{ id: string; kind: JobKind; status: JobStatus }];
   /**
-   * Something the engine noticed that fails no call: `STORE_FILE_EMPTY` when the store's database file was empty
-   * (0 bytes, truncated?) and became a new, empty store; `WEBHOOK_DELIVERY_FAILED` when a job's webhook event was
-   * given up (once a minute per job at most). Logged as a warning too.
+   * Something the engine noticed that fails no call, by its code (`WARNING_CODES` lists them all, with when each is
+   * told). Logged as a warning too.
    */
-  warning: [{ code: string; message: string }];
+  warning: [{ code: WarningCode; message: string }];
   /**
    * A schedule fired (in this process): the crawl job of each target (null for one refused, its reason in `errors`;
    * the crawl still running for one `skipped`), and the firing time it ran for (`dueAt`, epoch ms).

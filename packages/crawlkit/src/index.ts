@@ -9,6 +9,7 @@ export type { JobDocumentsPage, JobDocumentsText } from './api/job-documents.js'
 export type { CrawlkitOptions } from './options.js';
 export { PARSE_FILE_LIMIT } from './options.js';
 export type { CrawlkitEmitter, CrawlkitEventName, CrawlkitEvents, CrawlkitListener } from './events.js';
+export { WARNING_CODES, type WarningCode } from './warning-codes.js';
 export { createDebugLogger, loggerSchema, silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';

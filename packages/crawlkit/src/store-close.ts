@@ -2,6 +2,7 @@ import { withinBudget } from '@crawlkit/options/within-budget';
 import type { PageCache } from '@crawlkit/store';
 
 import { LATE_WRITE_GRACE_MS } from './scrape/late-cache-writes.js';
+import type { TellWarning } from './warning-codes.js';
 
 /**
  * How long `close()` waits for a store given in `store` to close, in milliseconds: the grace its late cache writes
@@ -15,7 +16,7 @@ export const STORE_CLOSE_GRACE_MS = LATE_WRITE_GRACE_MS;
  */
 export async function closeGivenStore(
   store: PageCache,
-  warn: (code: string, message: string) => void,
+  warn: TellWarning,
   graceMs = STORE_CLOSE_GRACE_MS,
 ): Promise<void> {
   const closing = Promise.resolve()

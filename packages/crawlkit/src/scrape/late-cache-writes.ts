@@ -1,4 +1,5 @@
 import { redactUrl } from '@crawlkit/fetcher';
+import type { TellWarning } from '../warning-codes.js';
 
 /**
  * How long a lookup of a key, or `close()`, waits for a cache write that has not settled: a page cache of the user's
@@ -23,10 +24,10 @@ interface TrackedWrite {
 export class LateCacheWrites {
   readonly #pending = new Map<string, TrackedWrite>();
   readonly #all = new Set<TrackedWrite>();
-  readonly #warn: (code: string, message: string) => void;
+  readonly #warn: TellWarning;
   readonly #graceMs: number;
 
-  constructor(warn: (code: string, message: string) => void, graceMs = LATE_WRITE_GRACE_MS) {
+  constructor(warn: TellWarning, graceMs = LATE_WRITE_GRACE_MS) {
     this.#warn = warn;
     this.#graceMs = graceMs;
   }

@@ -1,5 +1,6 @@
 import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { Delivery, SecretBox, Store } from '@crawlkit/store';
+import type { TellWarning } from '../warning-codes.js';
 
 /** The answer to one delivery POST: its status and headers (names lower-cased). */
 export interface PostAnswer {
@@ -62,5 +63,5 @@ export interface DispatcherOptions extends DeliverySettings {
   /** Called when an event is given up (after `maxAttempts`, or at once for a permanent failure). */
   onGiveUp(store: Store, delivery: Delivery, error: string): Promise<void>;
   /** Told what a close leaves undelivered in a store that keeps nothing after it (`Store.ephemeral`). */
-  warning(code: string, message: string): void;
+  warning: TellWarning;
 }

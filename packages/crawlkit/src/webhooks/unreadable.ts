@@ -3,6 +3,7 @@ import type { Delivery, Store } from '@crawlkit/store';
 import { deliveryCodec } from '../codec/records.js';
 import { isCrawlkitError } from '../errors.js';
 import type { StoredDelivery } from './payload.js';
+import type { TellWarning } from '../warning-codes.js';
 
 /**
  * Webhook events whose record this crawlkit cannot read: written by a newer crawlkit (a roll-back, or an older process
@@ -11,12 +12,12 @@ import type { StoredDelivery } from './payload.js';
  * store's: before, they were skipped without a word.
  */
 export class UnreadableEvents {
-  readonly #warning: (code: string, message: string) => void;
+  readonly #warning: TellWarning;
   /** Jobs whose next event cannot be read here: no process of this build sends them. */
   readonly #jobs = new Set<string>();
   readonly #told = new WeakSet<Store>();
 
-  constructor(warning: (code: string, message: string) => void) {
+  constructor(warning: TellWarning) {
     this.#warning = warning;
   }
 

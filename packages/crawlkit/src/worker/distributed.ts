@@ -5,6 +5,7 @@ import type { BackendConnection, CrawlkitBackend, Store } from '@crawlkit/store'
 import { Leadership } from './leadership.js';
 import { queueingStore } from './queueing-store.js';
 import type { TaskWorker } from './task-worker.js';
+import type { TellWarning } from '../warning-codes.js';
 
 /** The webhook outbox of the shared store is delivered by one process at a time; another takes over within this. */
 const WEBHOOK_LEADER_TTL_MS = 10_000;
@@ -17,7 +18,7 @@ export class Distributed {
   readonly workers = new Set<TaskWorker>();
   readonly #leadership: Leadership;
 
-  private constructor(connection: BackendConnection, warning: (code: string, message: string) => void) {
+  private constructor(connection: BackendConnection, warning: TellWarning) {
     this.connection = connection;
     this.store = queueingStore(connection.store, connection.queue);
     const owner = randomUUID();
@@ -25,7 +26,7 @@ export class Distributed {
   }
 
   /** `warning` is the engine's `warning` event, told a lead that could not be let go. */
-  static async open(backend: CrawlkitBackend, warning: (code: string, message: string) => void): Promise<Distributed> {
+  static async open(backend: CrawlkitBackend, warning: TellWarning): Promise<Distributed> {
     const distributed = new Distributed(await backend.connect(), warning);
     await distributed.#leadership.start();
     return distributed;

@@ -1,4 +1,5 @@
 import type { Coordination } from '@crawlkit/store';
+import type { TellWarning } from '../warning-codes.js';
 
 /**
  * How often a process tries the lock (or renews it), at most: one that lets it go at its close is followed within
@@ -25,18 +26,12 @@ export class Leadership {
   #renewing: Promise<void> | undefined;
   /** The one release of `stop()`, however many times it is called. */
   #stopped: Promise<void> | undefined;
-  readonly #warning: ((code: string, message: string) => void) | undefined;
+  readonly #warning: TellWarning | undefined;
   /** Told each time this process takes the lock (it did not hold it at the renewal before). */
   onTaken: (() => void) | undefined;
 
   /** `warning` is told a release that failed (the engine's `warning` event): `stop()` never throws. */
-  constructor(
-    coordination: Coordination,
-    name: string,
-    owner: string,
-    ttlMs: number,
-    warning?: (code: string, message: string) => void,
-  ) {
+  constructor(coordination: Coordination, name: string, owner: string, ttlMs: number, warning?: TellWarning) {
     this.#coordination = coordination;
     this.#name = name;
     this.#owner = owner;

@@ -19,6 +19,7 @@ import { StoreStalls } from './store-stalls.js';
 import { settingsWarnings, workerSettings } from './worker-settings.js';
 import { hasCrawlkitCode } from '../errors.js';
 import { storedJobOf } from '../codec/records.js';
+import type { TellWarning } from '../warning-codes.js';
 
 /** A politeness wait longer than this puts the task back on the queue, delayed, instead of holding a slot. */
 const MAX_INLINE_WAIT_MS = 5_000;
@@ -47,7 +48,7 @@ export interface TaskWorkerDeps {
   failJob(job: JobRecord, error: unknown): Promise<void>;
   internalError(jobId: string, error: unknown): void;
   /** Something noticed that fails no task (another worker's settings differ). */
-  warning?(code: string, message: string): void;
+  warning?: TellWarning;
 }
 
 /** A running worker: takes scrape tasks from the shared queue until closed. */

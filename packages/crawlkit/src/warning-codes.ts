@@ -1,0 +1,38 @@
+/**
+ * Every code of the `warning` event (`ck.on('warning', ({ code, message }) => …)`), with when it is told: the one
+ * list of them. The README's table is checked against it (`test/warning-codes.test.ts`), and the compiler refuses a
+ * warning told with a code that is not in it.
+ */
+export const WARNING_CODES = {
+  STORE_FILE_EMPTY:
+    'The SQLite store file existed with 0 bytes (truncated?) and became a new, empty store: what it held is gone.',
+  STORE_PAGES_ONLY:
+    'The `store` given keeps pages only: crawls, batches and change-tracking history are kept in memory and lost ' +
+    'when the process ends.',
+  STORE_CLOSE_FAILED: "A given store's own `close()` threw, or had not settled 2 s into the engine's `close()`.",
+  CACHE_WRITE_FAILED:
+    'A scraped page could not be written to the page cache, or its write had not settled 2 s into a lookup of the ' +
+    'same page or `close()`: the scrape answered, and the next one fetches the page again.',
+  REPLAY_TRUNCATED: 'A replay archive ends in a cut record: the records before it are replayed.',
+  TENANT_USAGE_DROPPED:
+    'More than 10,000 tenants used the engine: the least recently active ones count their usage from 0 again (told ' +
+    'once).',
+  SCHEDULE_UNREADABLE: 'A stored schedule cannot be read and is skipped (told once a schedule); the others fire.',
+  WEBHOOK_DELIVERY_FAILED: "A job's webhook event was given up after its attempts (told once a minute a job at most).",
+  WEBHOOK_EVENTS_UNREADABLE:
+    'Webhook events in the store were written by a newer crawlkit, or damaged: they stay pending, unsent (told once ' +
+    'a store).',
+  WEBHOOK_EVENTS_DROPPED: 'At `close()`, webhook events still pending in a store that keeps nothing after it (memory).',
+  WORKER_SETTINGS_DIFFER:
+    "A distributed worker's settings (URL policy, search index, version) differ from other live workers' (one " +
+    'warning a setting).',
+  LEAD_RELEASE_FAILED:
+    "A distributed lead (the webhook sender's) could not be let go at `close()`: another process takes it once its " +
+    'lock lapses.',
+} as const satisfies Record<string, string>;
+
+/** The code of a `warning` event. */
+export type WarningCode = keyof typeof WARNING_CODES;
+
+/** Tells a warning: the engine's `warning` event and a warning line. */
+export type TellWarning = (code: WarningCode, message: string) => void;
