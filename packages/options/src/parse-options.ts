@@ -4,9 +4,7 @@ import type { z } from 'zod';
 
 import { safeParse } from './cold-parse.js';
 import { InvalidOptionError } from './invalid-option-error.js';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject } from './shapes.js';
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;

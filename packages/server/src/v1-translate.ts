@@ -6,11 +6,9 @@
  * `ignoreSitemap` (true by default) and `sitemapOnly`, and map links as plain strings.
  */
 import type { Document } from 'crawlkit';
+import { isObject } from '@crawlkit/options';
 
 type Body = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Body =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A v1 scrape body as v2 scrape options, and what the answer must turn back. */
 export interface V1Scrape {

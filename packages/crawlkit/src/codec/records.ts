@@ -12,11 +12,9 @@ import type { Extraction } from '../extraction/extraction.js';
 import type { StoredCachePolicy } from '../scrape/revalidation.js';
 import type { Document, ScheduleChangePayload, WebhookPayload } from '../v2/types.js';
 import { recordCodec } from './record-codec.js';
+import { isObject } from '@crawlkit/options';
 
 const headers = z.record(z.string(), z.string());
-
-const isObject = (value: unknown): value is object =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A webhook as validated (its header values sealed in the store). */
 const storedWebhook = z.object({

@@ -34,6 +34,7 @@ import {
 } from './prompts.js';
 import { prepareSchema, toJsonSchema } from './schema.js';
 import { estimateTokens, fitContext, trimToTokenBudget } from './token-budget.js';
+import { isObject } from '@crawlkit/options';
 
 /** Told where a model task of a page is, for the message of its timeout: waiting for a slot, answering, done. */
 export interface LlmProgress {
@@ -89,9 +90,6 @@ const MISSING_MODEL =
   'pass one as `new Crawlkit({ llm })` (any AI SDK LanguageModel, e.g. a local OpenAI-compatible server), or ' +
   'give the crawlkit command (`serve`, `scrape`, `crawl`, ...) `--model` and `--model-base-url`, or set ' +
   'OPENAI_BASE_URL, OPENAI_API_KEY and MODEL_NAME (or OLLAMA_BASE_URL).';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The model tasks whose input is fitted to the context, each with its own instructions around the page. */
 type Feature = 'summary' | 'answer' | 'extract' | 'compare';
