@@ -121,7 +121,15 @@ const scrapeFields = {
     .describe(byDefault('Milliseconds a cached copy may be old to be answered; 0 fetches the page live.', 172_800_000)),
   lockdown: z.boolean().optional().describe(byDefault('Answer from the cache only, never the network.', false)),
   proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto']).optional().describe(byDefault('The proxy tier.', 'auto')),
-  timeout: z.number().int().positive().optional().describe('Milliseconds the scrape may take.'),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      "Milliseconds the scrape may take; past them it answers SCRAPE_TIMEOUT. Default: the engine's timeoutMs, " +
+        '30000 unless its configuration sets another.',
+    ),
 };
 export const scrapeParams = nullable(scrapeFields);
 
