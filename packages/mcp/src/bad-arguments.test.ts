@@ -51,3 +51,23 @@ it('leaves refusals of the engine as they were (the v2 error of the call)', asyn
   const error = await refusal('firecrawl_scrape', { url: 'ftp://127.0.0.1/x' });
   expect(error).toMatchObject({ success: false, code: 'BAD_REQUEST', error: 'URL uses unsupported protocol' });
 });
+
+it('tells the arguments a tool does not take, after the answer of the call that ran without them', async () => {
+  // `lockdown` keeps the call off the network: the cache is empty, so it answers its own v2 error.
+  const answer = await client.callTool({
+    name: 'firecrawl_scrape',
+    arguments: { url: 'https://example.com/', lockdown: true, onlyMainContnt: false, limitt: 3 },
+  });
+  const texts = (answer.content as { type: string; text: string }[]).map((c) => c.text);
+  expect(JSON.parse(texts[0]!)).toMatchObject({ success: false });
+  // Before: the SDK dropped them without a word (a crawl's misspelt `limitt` ran to the default 10,000 pages).
+  expect(texts.at(-1)).toBe(
+    'Ignored `onlyMainContnt`, `limitt`: not an argument of this tool, so the call ran without it (check the ' +
+      "spelling against the tool's input schema).",
+  );
+  const plain = await client.callTool({
+    name: 'firecrawl_scrape',
+    arguments: { url: 'https://example.com/', lockdown: true },
+  });
+  expect(plain.content).toHaveLength(1);
+});
