@@ -46,7 +46,8 @@ function cuttables(value: unknown, min: number, out: Cuttable[] = []): Cuttable[
   else if (typeof value === 'object' && value !== null) {
     const holder = value as Record<string, unknown>;
     for (const [key, field] of Object.entries(holder)) {
-      const size = typeof field === 'string' ? field.length : isList(field) ? listSize(field) : 0;
+      // A string's JSON, not its length: a page of short lines escapes a character per line, which the cut frees too.
+      const size = typeof field === 'string' ? JSON.stringify(field).length - 2 : isList(field) ? listSize(field) : 0;
       if (size >= min) out.push({ holder, key, size });
       else cuttables(field, min, out);
     }
