@@ -84,3 +84,16 @@ it("says the scrape's timeout, which the engine's options give (none of the requ
   // Before: "Milliseconds the scrape may take." (a page that hangs answered SCRAPE_TIMEOUT after 30000 ms).
   expect(properties.timeout!.description).toContain(`Default: the engine's timeoutMs, ${DEFAULT_TIMEOUT_MS} unless`);
 });
+
+it('describes the fields whose name does not say what crawlkit does with them', async () => {
+  const { tools } = await client.listTools();
+  const described = (tool: string, field: string) =>
+    (tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, { description?: string }>)[field]!
+      .description ?? '';
+  // Before: none of them had a description.
+  expect(described('firecrawl_crawl', 'prompt')).toContain('language model');
+  expect(described('firecrawl_crawl', 'webhook')).toContain("crawl's events");
+  expect(described('firecrawl_map', 'search')).toContain('ordered by');
+  expect(described('firecrawl_search', 'includeDomains')).toContain('Only results from these domains');
+  expect(described('firecrawl_search', 'excludeDomains')).toContain('No results from these domains');
+});
