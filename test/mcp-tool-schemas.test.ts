@@ -14,6 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { searchRequestSchema } from '../packages/crawlkit/src/search/request.ts';
 import { crawlRequestSchema, mapRequestSchema } from '../packages/crawlkit/src/v2/jobs.ts';
 import { scrapeRequestSchema } from '../packages/crawlkit/src/v2/scrape-options.ts';
+import { DEFAULT_TIMEOUT_MS } from '../packages/fetcher/src/http/http-engine.ts';
 import { CLI, ensureBuilt } from './cli-helpers.ts';
 
 const URL = 'https://example.com/';
@@ -72,4 +73,27 @@ it("says each field's default in its description, the engine's own", async () =>
   // Before: no field said its default (a crawl left without a limit runs to 10,000 pages, in one waiting call).
   expect(unsaid).toEqual([]);
   expect(wrong).toEqual([]);
+});
+
+it("says the scrape's timeout, which the engine's options give (none of the request's)", async () => {
+  const { tools } = await client.listTools();
+  const properties = tools.find((t) => t.name === 'firecrawl_scrape')!.inputSchema.properties as Record<
+    string,
+    { description?: string }
+  >;
+  // Before: "Milliseconds the scrape may take." (a page that hangs answered SCRAPE_TIMEOUT after 30000 ms).
+  expect(properties.timeout!.description).toContain(`Default: the engine's timeoutMs, ${DEFAULT_TIMEOUT_MS} unless`);
+});
+
+it('describes the fields whose name does not say what crawlkit does with them', async () => {
+  const { tools } = await client.listTools();
+  const described = (tool: string, field: string) =>
+    (tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, { description?: string }>)[field]!
+      .description ?? '';
+  // Before: none of them had a description.
+  expect(described('firecrawl_crawl', 'prompt')).toContain('language model');
+  expect(described('firecrawl_crawl', 'webhook')).toContain("crawl's events");
+  expect(described('firecrawl_map', 'search')).toContain('ordered by');
+  expect(described('firecrawl_search', 'includeDomains')).toContain('Only results from these domains');
+  expect(described('firecrawl_search', 'excludeDomains')).toContain('No results from these domains');
 });

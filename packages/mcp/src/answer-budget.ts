@@ -46,7 +46,8 @@ function cuttables(value: unknown, min: number, out: Cuttable[] = []): Cuttable[
   else if (typeof value === 'object' && value !== null) {
     const holder = value as Record<string, unknown>;
     for (const [key, field] of Object.entries(holder)) {
-      const size = typeof field === 'string' ? field.length : isList(field) ? listSize(field) : 0;
+      // A string's JSON, not its length: a page of short lines escapes a character per line, which the cut frees too.
+      const size = typeof field === 'string' ? JSON.stringify(field).length - 2 : isList(field) ? listSize(field) : 0;
       if (size >= min) out.push({ holder, key, size });
       else cuttables(field, min, out);
     }
@@ -206,7 +207,20 @@ export function readFrom(answer: unknown, { offset = 0, skip = 0 }: ReadFrom): u
   const texts = TEXT_FORMATS.filter((format) => typeof data[format] === 'string');
   const lists = LIST_FORMATS.filter((format) => Array.isArray(data[format]));
   const from: Record<string, unknown> = {};
-  for (const format of texts) from[format] = (data[format] as string).slice(offset);
-  for (const format of lists) from[format] = (data[format] as unknown[]).slice(skip);
+  // Past the end, a note: an empty text or list would read as a page without any.
+  for (const format of texts) {
+    const text = data[format] as string;
+    from[format] =
+      offset > 0 && offset >= text.length
+        ? `[end: offset ${offset} is past the ${text.length} characters of this page's ${format}; nothing is left to read.]`
+        : text.slice(offset);
+  }
+  for (const format of lists) {
+    const list = data[format] as unknown[];
+    from[format] =
+      skip > 0 && skip >= list.length
+        ? [`[end: skip ${skip} is past the ${list.length} entries of this page's ${format}; nothing is left to read.]`]
+        : list.slice(skip);
+  }
   return { ...(answer as object), data: { ...data, ...from } };
 }

@@ -2,6 +2,7 @@ import { Admission } from '@crawlkit/server';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Crawlkit } from 'crawlkit';
 
+import { answerBadArgumentsAsV2 } from './bad-arguments.js';
 import { InFlight } from './in-flight.js';
 import { registerTools, type SessionCall, type ToolAnswers, type ToolSettings } from './tools.js';
 
@@ -39,6 +40,7 @@ export function toolServer(
     },
   );
   registerTools(server, crawlkit, admission, session, answers, inFlight);
+  answerBadArgumentsAsV2(server);
   return server;
 }
 

@@ -121,7 +121,15 @@ const scrapeFields = {
     .describe(byDefault('Milliseconds a cached copy may be old to be answered; 0 fetches the page live.', 172_800_000)),
   lockdown: z.boolean().optional().describe(byDefault('Answer from the cache only, never the network.', false)),
   proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto']).optional().describe(byDefault('The proxy tier.', 'auto')),
-  timeout: z.number().int().positive().optional().describe('Milliseconds the scrape may take.'),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      "Milliseconds the scrape may take; past them it answers SCRAPE_TIMEOUT. Default: the engine's timeoutMs, " +
+        '30000 unless its configuration sets another.',
+    ),
 };
 export const scrapeParams = nullable(scrapeFields);
 
@@ -146,7 +154,7 @@ export const scrapeShape = {
 
 export const mapShape = nullable({
   url: z.string().url(),
-  search: z.string().optional(),
+  search: z.string().optional().describe('Words the URLs are ordered by, the best matches first.'),
   sitemap: z.enum(['include', 'skip', 'only']).optional().describe(byDefault("Use the site's sitemaps.", 'include')),
   includeSubdomains: z.boolean().optional().describe(byDefault('List the URLs of subdomains too.', true)),
   limit: z.number().optional().describe(byDefault('URLs at most.', 5_000)),
@@ -171,8 +179,8 @@ export const searchShape = nullable({
     .array(z.union([z.string(), z.object({ type: z.string() })]))
     .optional()
     .describe("firecrawl-mcp's result categories (github, research, pdf, developer): not read locally."),
-  includeDomains: z.array(z.string()).optional(),
-  excludeDomains: z.array(z.string()).optional(),
+  includeDomains: z.array(z.string()).optional().describe('Only results from these domains (100 at most).'),
+  excludeDomains: z.array(z.string()).optional().describe('No results from these domains (100 at most).'),
   sources: z
     .array(
       z.union([
@@ -188,7 +196,13 @@ export const searchShape = nullable({
 
 export const crawlShape = nullable({
   url: z.string(),
-  prompt: z.string().optional(),
+  prompt: z
+    .string()
+    .optional()
+    .describe(
+      "Plain words the crawl's options (paths, depth, limit) are made from by the server's language model; without " +
+        'a model the call answers an error saying how to give one. Options given beside it win.',
+    ),
   excludePaths: z.array(z.string()).optional().describe('Regular expressions of URL paths not to crawl.'),
   includePaths: z.array(z.string()).optional().describe('Regular expressions of URL paths to crawl, and no others.'),
   maxDiscoveryDepth: z.number().optional().describe('Links followed from the first page at most. Default: no limit.'),
@@ -206,7 +220,10 @@ export const crawlShape = nullable({
   delay: z.number().optional().describe('Seconds between two requests to the site.'),
   maxConcurrency: z.number().optional().describe('Pages fetched at once at most.'),
   /** firecrawl-mcp's: the URL told of the crawl's events (signed with the server's webhook secret, if any). */
-  webhook: z.string().optional(),
+  webhook: z
+    .string()
+    .optional()
+    .describe("A URL told of the crawl's events (started, each page, completed), signed when the server has a secret."),
   webhookHeaders: z.record(z.string(), z.string()).optional(),
   deduplicateSimilarURLs: z
     .boolean()

@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput, StatusPagination } from 'crawlkit';
 
+import { tellingUnknownArguments } from './bad-arguments.js';
 import { DEFAULT_ANSWER_CHARS, linksSlice, readFrom, statusSlice } from './answer-budget.js';
 import { InFlight } from './in-flight.js';
 import { registerMonitorTools } from './monitor-tools.js';
@@ -73,7 +74,7 @@ export function registerTools(
     server.registerTool(
       name,
       config,
-      inFlight.track(callback as (...args: never[]) => Promise<CallToolResult>) as never,
+      inFlight.track(tellingUnknownArguments(callback as (...args: never[]) => Promise<CallToolResult>)) as never,
     );
   const budget = answers.maxAnswerChars ?? DEFAULT_ANSWER_CHARS;
   const crawlWaitMs = answers.crawlWaitMs ?? DEFAULT_CRAWL_WAIT_MS;
