@@ -148,6 +148,11 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
     const commented = await cli(['batch', '-'], `# pages\n\n${list}`);
     expect(commented.stderr).toContain('urls[1]');
     expect(commented.stderr).toContain('urls[1] is line 4 of the input');
+    // --quiet drops the notes, not what tells the error's place and its way out
+    const quiet = await cli(['batch', '-', '--quiet'], `# pages\n\n${list}`);
+    expect(quiet.code).toBe(2);
+    expect(quiet.stderr).toContain('urls[1] is line 4 of the input');
+    expect(quiet.stderr).toContain('--ignore-invalid-urls scrapes the valid URLs');
     const lenient = await cli(['batch', '-', '--ignore-invalid-urls', '--json'], list);
     expect(lenient.code).toBe(0);
     expect(lenient.stderr).toContain('skipped invalid URLs: not-a-url');

@@ -134,10 +134,10 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
     const refusedAt = refusedUrls(started);
     if (input.lines && refusedAt.length) {
       const where = refusedAt.map((i) => `urls[${i}] is line ${input.lines![i]}`).slice(0, LISTED_INVALID);
-      ctx.note(`${where.join(', ')} of ${file === '-' ? 'the input' : file}`);
+      ctx.explain(`${where.join(', ')} of ${file === '-' ? 'the input' : file}`);
     }
     if (body.ignoreInvalidURLs !== true && refusedAt.length) {
-      ctx.note('--ignore-invalid-urls scrapes the valid URLs and names the ones it skips');
+      ctx.explain('--ignore-invalid-urls scrapes the valid URLs and names the ones it skips');
     }
     return code;
   }
