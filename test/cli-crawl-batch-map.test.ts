@@ -115,6 +115,17 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
     ]);
   });
 
+  it("lists the pages that failed in --json's answer, which the v2 status leaves out, even with --quiet", async () => {
+    const urls = [`${site.server.url}/articles/first-post.html`, `${site.server.url}/hostile/loop/a`];
+    const result = await cli(['batch', '-', '--json', '--quiet'], JSON.stringify(urls));
+    expect(result.code).toBe(0);
+    const answer = JSON.parse(result.stdout) as { total: number; data: Document[]; errors: unknown[] };
+    expect(answer.data).toHaveLength(1);
+    expect(answer.errors).toEqual([
+      { url: `${site.server.url}/hostile/loop/a`, error: expect.stringMatching(/redirect/i), code: expect.any(String) },
+    ]);
+  });
+
   it('reads a JSON array from stdin and prints markdown pages', async () => {
     const urls = [`${site.server.url}/articles/first-post.html`, `${site.server.url}/forum/thread.html`];
     const result = await cli(['batch', '-'], JSON.stringify(urls), { process: true });

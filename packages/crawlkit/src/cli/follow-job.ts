@@ -178,11 +178,13 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   const [status, errorList] = await Promise.all([jobStatus(ctx, kind, id, { limit: 1 }), jobErrors(ctx, kind, id)]);
   if (!status.success) return ctx.fail(status);
   const failures = 'errors' in errorList ? errorList.errors : [];
+  const failed = failures.map((e) => ({ url: e.url, error: e.error, ...(e.code ? { code: e.code } : {}) }));
   if (ctx.mode === 'json') {
-    // With the job's id, as firecrawl-js's crawl() and batchScrape() answer.
+    // With the job's id, as firecrawl-js's crawl() and batchScrape() answer; and the failed pages, which the v2
+    // status leaves out (its total and completed count the pages stored), as parse's answer and the manifest have.
     const { next: _next, success, ...rest } = status;
     const invalid = options.invalidURLs?.length ? { invalidURLs: options.invalidURLs } : {};
-    ctx.writeJson({ success, id, ...rest, ...invalid, data: output.documents });
+    ctx.writeJson({ success, id, ...rest, ...invalid, data: output.documents, errors: failed });
   }
   mark.remove();
   await outDir?.finish({
@@ -191,7 +193,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     total: status.total,
     completed: status.completed,
     creditsUsed: status.creditsUsed,
-    errors: failures.map((e) => ({ url: e.url, error: e.error, ...(e.code ? { code: e.code } : {}) })),
+    errors: failed,
   });
   ctx.note(
     `${kind} ${id} ${status.status}: ${count(pages, 'page')}${delivery.skip ? ` since the resume (${status.completed} in all)` : ''}, ` +
