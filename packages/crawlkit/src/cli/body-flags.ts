@@ -50,7 +50,7 @@ const SCRAPE_FLAGS: BodyFlag[] = [
   { flags: '-H, --header <header>', key: 'headers', kind: 'header', description: '"Name: value" request header' },
   { flags: '--wait-for <ms>', key: 'waitFor', kind: 'number', description: 'wait before capturing the page' },
   { flags: '--mobile', key: 'mobile', kind: 'boolean', description: 'emulate a mobile device' },
-  { flags: '--timeout <ms>', key: 'timeout', kind: 'number', description: 'per-page timeout' },
+  { flags: '--timeout <ms>', key: 'timeout', kind: 'number', description: 'per-page timeout (default 30000)' },
   { flags: '--parsers <list>', key: 'parsers', kind: 'list', description: 'file parsers ("pdf"; "" for none)' },
   { flags: '--actions <json>', key: 'actions', kind: 'json', description: 'browser actions as JSON or @file.json' },
   { flags: '--country <code>', key: 'location.country', kind: 'string', description: 'location country (ISO code)' },
