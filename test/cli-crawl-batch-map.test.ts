@@ -126,6 +126,16 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
     ]);
   });
 
+  it('names the pages that came with a warning after the summary, which said nothing of them', async () => {
+    const urls = [`${site.server.url}/articles/first-post.html`, `${site.server.url}/forum/thread.html`];
+    const result = await cli(['batch', '-', '--engine', 'http', '--mobile', '--format', 'links'], JSON.stringify(urls));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('note: 2 pages came with a warning');
+    for (const url of urls) {
+      expect(result.stderr).toContain(`${url}: The engine used does not support the following features: mobile`);
+    }
+  });
+
   it('reads a JSON array from stdin and prints markdown pages', async () => {
     const urls = [`${site.server.url}/articles/first-post.html`, `${site.server.url}/forum/thread.html`];
     const result = await cli(['batch', '-'], JSON.stringify(urls), { process: true });

@@ -39,6 +39,8 @@ const RESUME_RETRY_MS = 5_000;
 const LISTED_FAILURES = 20;
 /** Pages that answered an HTTP error named after the summary (the others counted). */
 const LISTED_HTTP_ERRORS = 5;
+/** Pages with a warning the summary names (a PDF cut at its page cap, a feature the engine lacks). */
+const LISTED_WARNINGS = 5;
 
 /** Status of a job of either kind. */
 export function jobStatus(
@@ -136,10 +138,12 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   const delivery = new PageDelivery(output, options.skip ?? 0, mark, ctx.mode !== 'json');
   // Pages that answered an HTTP error are pages of the job (as v2 counts them), told after the summary.
   const httpErrors: string[] = [];
+  const warned: string[] = [];
   try {
     for await (const document of engine.watch(id, { signal: ctx.signal })) {
       const { statusCode, sourceURL } = document.metadata;
       if (statusCode >= 400) httpErrors.push(`${statusCode} ${sourceURL}`);
+      if (document.warning) warned.push(`${sourceURL}: ${withFlags(document.warning)}`);
       await delivery.next(document);
     }
   } catch (error) {
@@ -209,6 +213,11 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
       `  note: ${count(httpErrors.length, 'page')} answered an HTTP error (${listed}${more}): stored with that ` +
         'statusCode, as v2 does; check the URL',
     );
+  }
+  if (warned.length) {
+    ctx.note(`  note: ${count(warned.length, 'page')} came with a warning (the document's \`warning\`):`);
+    for (const line of warned.slice(0, LISTED_WARNINGS)) ctx.note(`    ${line}`);
+    if (warned.length > LISTED_WARNINGS) ctx.note(`    … ${warned.length - LISTED_WARNINGS} more`);
   }
   for (const failure of failures.slice(0, LISTED_FAILURES)) ctx.note(`  failed: ${failure.url}: ${failure.error}`);
   if (failures.length > LISTED_FAILURES) {
