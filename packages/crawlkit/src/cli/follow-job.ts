@@ -225,5 +225,6 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     ctx.note(`  … and ${more} more: crawlkit status ${id} --errors${ctx.whereFlags()}`);
   }
   if (status.status === 'failed' || status.status === 'cancelled') return EXIT.failure;
-  return pages === 0 && failures.length > 0 ? EXIT.failure : EXIT.ok;
+  // The job's pages, not this run's: a resume whose pages left all failed ends a job that has pages.
+  return status.completed === 0 && failures.length > 0 ? EXIT.failure : EXIT.ok;
 }
