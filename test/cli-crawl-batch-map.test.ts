@@ -115,6 +115,27 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
     ]);
   });
 
+  it("lists the pages that failed in --json's answer, which the v2 status leaves out, even with --quiet", async () => {
+    const urls = [`${site.server.url}/articles/first-post.html`, `${site.server.url}/hostile/loop/a`];
+    const result = await cli(['batch', '-', '--json', '--quiet'], JSON.stringify(urls));
+    expect(result.code).toBe(0);
+    const answer = JSON.parse(result.stdout) as { total: number; data: Document[]; errors: unknown[] };
+    expect(answer.data).toHaveLength(1);
+    expect(answer.errors).toEqual([
+      { url: `${site.server.url}/hostile/loop/a`, error: expect.stringMatching(/redirect/i), code: expect.any(String) },
+    ]);
+  });
+
+  it('names the pages that came with a warning after the summary, which said nothing of them', async () => {
+    const urls = [`${site.server.url}/articles/first-post.html`, `${site.server.url}/forum/thread.html`];
+    const result = await cli(['batch', '-', '--engine', 'http', '--mobile', '--format', 'links'], JSON.stringify(urls));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('note: 2 pages came with a warning');
+    for (const url of urls) {
+      expect(result.stderr).toContain(`${url}: The engine used does not support the following features: mobile`);
+    }
+  });
+
   it('reads a JSON array from stdin and prints markdown pages', async () => {
     const urls = [`${site.server.url}/articles/first-post.html`, `${site.server.url}/forum/thread.html`];
     const result = await cli(['batch', '-'], JSON.stringify(urls), { process: true });
@@ -148,6 +169,11 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
     const commented = await cli(['batch', '-'], `# pages\n\n${list}`);
     expect(commented.stderr).toContain('urls[1]');
     expect(commented.stderr).toContain('urls[1] is line 4 of the input');
+    // --quiet drops the notes, not what tells the error's place and its way out
+    const quiet = await cli(['batch', '-', '--quiet'], `# pages\n\n${list}`);
+    expect(quiet.code).toBe(2);
+    expect(quiet.stderr).toContain('urls[1] is line 4 of the input');
+    expect(quiet.stderr).toContain('--ignore-invalid-urls scrapes the valid URLs');
     const lenient = await cli(['batch', '-', '--ignore-invalid-urls', '--json'], list);
     expect(lenient.code).toBe(0);
     expect(lenient.stderr).toContain('skipped invalid URLs: not-a-url');

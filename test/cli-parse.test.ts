@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { makePdf } from '../fixtures/make-pdf.ts';
 import { makeDocx, makeScannedPdf, makeXlsx } from '../packages/documents/src/__fixtures__/writers.ts';
 import { ensureBuilt, runCli } from './cli-helpers.ts';
 
@@ -20,6 +21,13 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'report.docx'), await makeDocx());
   writeFileSync(join(dir, 'report.xlsx'), await makeXlsx());
   writeFileSync(join(dir, 'scan.pdf'), await makeScannedPdf());
+  writeFileSync(
+    join(dir, 'long.pdf'),
+    makePdf(
+      'Long',
+      Array.from({ length: 1005 }, (_, i) => [`Page ${i + 1}`]),
+    ),
+  );
   writeFileSync(join(dir, 'sales.csv'), 'Region,Sales\nNorth,120\n');
   writeFileSync(
     join(dir, 'report.ods'),
@@ -73,6 +81,21 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     expect(auto.stdout).toContain('Invoice 4521');
     const fast = await run(['parse', 'scan.pdf', '--pdf-mode', 'fast']);
     expect(fast.stdout.trim()).toBe('Text layer page two');
+  });
+
+  it("reads a PDF past the 1,000-page cap with --pdf-max-pages, which the cap's warning names", async () => {
+    const capped = await run(['parse', 'long.pdf', '--json']);
+    expect(capped.code).toBe(0);
+    expect(JSON.parse(capped.stdout)).toMatchObject({ data: { metadata: { numPages: 1000 } } });
+    expect(capped.stderr).toMatch(/first 1000 of 1005 PDF pages .*set --pdf-max-pages/);
+    const all = await run(['parse', 'long.pdf', '--pdf-max-pages', '1005', '--json']);
+    expect(all.code).toBe(0);
+    const whole = JSON.parse(all.stdout) as { data: { metadata: { numPages: number }; warning?: string } };
+    expect(whole.data.metadata.numPages).toBe(1005);
+    expect(whole.data.warning).toBeUndefined();
+    const tooMany = await run(['parse', 'long.pdf', '--pdf-max-pages', '20000']);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toMatch(/^crawlkit: --pdf-max-pages: .*maxPages: Too big/);
   });
 
   it('takes the extraction budget a document past it names (--extraction-budget)', async () => {

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 
 import { CliError } from './errors.js';
 import { isLocalFile } from './local-file.js';
+import { PDF_MAX_PAGES_FLAG, pdfMaxPagesValue, withPdfMaxPages } from './pdf-pages.js';
 
 /** How a flag's text becomes a value of the v2 body. */
 type FlagKind =
@@ -49,7 +50,7 @@ const SCRAPE_FLAGS: BodyFlag[] = [
   { flags: '-H, --header <header>', key: 'headers', kind: 'header', description: '"Name: value" request header' },
   { flags: '--wait-for <ms>', key: 'waitFor', kind: 'number', description: 'wait before capturing the page' },
   { flags: '--mobile', key: 'mobile', kind: 'boolean', description: 'emulate a mobile device' },
-  { flags: '--timeout <ms>', key: 'timeout', kind: 'number', description: 'per-page timeout' },
+  { flags: '--timeout <ms>', key: 'timeout', kind: 'number', description: 'per-page timeout (default 30000)' },
   { flags: '--parsers <list>', key: 'parsers', kind: 'list', description: 'file parsers ("pdf"; "" for none)' },
   { flags: '--actions <json>', key: 'actions', kind: 'json', description: 'browser actions as JSON or @file.json' },
   { flags: '--country <code>', key: 'location.country', kind: 'string', description: 'location country (ISO code)' },
@@ -200,7 +201,9 @@ export function addBodyFlags(command: Command, name: BodyCommand): Command {
     }
     command.addOption(option);
   }
-  if (takesScrapeOptions(name)) for (const flag of FORMAT_OBJECT_FLAGS) command.option(flag.flags, flag.description);
+  if (takesScrapeOptions(name)) {
+    for (const flag of [...FORMAT_OBJECT_FLAGS, PDF_MAX_PAGES_FLAG]) command.option(flag.flags, flag.description);
+  }
   command.option('--body <file>', 'a whole v2 request body as JSON (a file, or - for stdin); flags override it');
   return command;
 }
@@ -292,6 +295,12 @@ export function buildBody(
   if (takesScrapeOptions(name)) {
     setJsonFormat(command, body, scrapeOptionsKey);
     if (command.getOptionValueSource('fullPageScreenshot') === 'cli') setFullPageScreenshot(body, scrapeOptionsKey);
+    if (command.getOptionValueSource('pdfMaxPages') === 'cli') {
+      const key = scrapeOptionsKey ? `${scrapeOptionsKey}.parsers` : 'parsers';
+      const holder = (scrapeOptionsKey ? body[scrapeOptionsKey] : body) as Record<string, unknown> | undefined;
+      const maxPages = pdfMaxPagesValue(String(command.opts<Record<string, unknown>>()['pdfMaxPages']));
+      setPath(body, key, withPdfMaxPages(holder?.['parsers'], ['pdf'], maxPages));
+    }
   }
   return { ...body, ...fixed };
 }

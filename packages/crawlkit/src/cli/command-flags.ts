@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { CONFIG_FILE } from './config-file.js';
 import { addListenFlags } from './listen-flags.js';
 import { addLogFormatFlag } from './log-flags.js';
+import { PDF_MAX_PAGES_FLAG } from './pdf-pages.js';
 import { addRedisFlags } from './redis-flags.js';
 import { addProviderFlags } from './search-provider.js';
 
@@ -29,6 +30,7 @@ export function addParseFlags(command: Command): Command {
   return command
     .option('-f, --format <list>', 'formats, comma-separated: markdown, summary, html, rawHtml, links, images, json')
     .option('--pdf-mode <mode>', 'PDF pages read by OCR: fast (none), auto (pages without text, default) or ocr (all)')
+    .option(PDF_MAX_PAGES_FLAG.flags, PDF_MAX_PAGES_FLAG.description)
     .option('--no-images', 'do not read images by OCR (an image is then an unsupported file)')
     .option('--content-type <type>', "the file's MIME type (default: from its bytes, then its name for text formats)")
     .option('--timeout <ms>', 'time the parse may take (default 60000)')

@@ -50,7 +50,7 @@ export async function scrapeCommand(ctx: CommandContext, url: string | undefined
   if (ctx.mode === 'json') ctx.writeJson(response);
   await outDir?.finish({ finishedAt: new Date().toISOString(), total: 1, completed: 1 });
   const { statusCode } = response.data.metadata;
-  if (response.data.warning) ctx.note(`warning: ${response.data.warning}`);
+  if (response.data.warning) ctx.note(`warning: ${withFlags(response.data.warning)}`);
   if (statusCode >= 400) ctx.note(`note: the page answered HTTP ${statusCode}`);
   if (outDir) ctx.note(`written to ${ctx.options.out}`);
   if (response.data.metadata.warcFile) ctx.note(`recorded to ${response.data.metadata.warcFile}`);
@@ -134,10 +134,10 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
     const refusedAt = refusedUrls(started);
     if (input.lines && refusedAt.length) {
       const where = refusedAt.map((i) => `urls[${i}] is line ${input.lines![i]}`).slice(0, LISTED_INVALID);
-      ctx.note(`${where.join(', ')} of ${file === '-' ? 'the input' : file}`);
+      ctx.explain(`${where.join(', ')} of ${file === '-' ? 'the input' : file}`);
     }
     if (body.ignoreInvalidURLs !== true && refusedAt.length) {
-      ctx.note('--ignore-invalid-urls scrapes the valid URLs and names the ones it skips');
+      ctx.explain('--ignore-invalid-urls scrapes the valid URLs and names the ones it skips');
     }
     return code;
   }

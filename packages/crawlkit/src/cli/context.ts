@@ -173,6 +173,11 @@ export class CommandContext {
     else if (!this.options.quiet) this.io.stderr.write(`${message}\n`);
   }
 
+  /** A line telling where the error just reported is, or what to do: on stderr even with `--quiet`, as the error. */
+  explain(message: string): void {
+    this.io.stderr.write(`${message}\n`);
+  }
+
   write(text: string): void {
     this.io.stdout.write(text);
   }

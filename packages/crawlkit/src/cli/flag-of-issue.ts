@@ -5,7 +5,12 @@ import type { ErrorResponse } from '../v2/types.js';
 import { BODY_FLAGS } from './body-flags.js';
 
 /** Body fields whose flag is not named after them (search's, parse's). */
-const ALIASES: Record<string, string> = { includeDomains: 'site', sources: 'source', 'parsers.mode': 'pdfMode' };
+const ALIASES: Record<string, string> = {
+  includeDomains: 'site',
+  sources: 'source',
+  'parsers.mode': 'pdfMode',
+  'parsers.maxPages': 'pdfMaxPages',
+};
 
 /** The body path each flag given on the command line set (`location.country` for `--country`), to its long name. */
 function givenFlags(command: Command): Map<string, string> {

@@ -39,6 +39,8 @@ const RESUME_RETRY_MS = 5_000;
 const LISTED_FAILURES = 20;
 /** Pages that answered an HTTP error named after the summary (the others counted). */
 const LISTED_HTTP_ERRORS = 5;
+/** Pages with a warning the summary names (a PDF cut at its page cap, a feature the engine lacks). */
+const LISTED_WARNINGS = 5;
 
 /** Status of a job of either kind. */
 export function jobStatus(
@@ -136,10 +138,12 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   const delivery = new PageDelivery(output, options.skip ?? 0, mark, ctx.mode !== 'json');
   // Pages that answered an HTTP error are pages of the job (as v2 counts them), told after the summary.
   const httpErrors: string[] = [];
+  const warned: string[] = [];
   try {
     for await (const document of engine.watch(id, { signal: ctx.signal })) {
       const { statusCode, sourceURL } = document.metadata;
       if (statusCode >= 400) httpErrors.push(`${statusCode} ${sourceURL}`);
+      if (document.warning) warned.push(`${sourceURL}: ${withFlags(document.warning)}`);
       await delivery.next(document);
     }
   } catch (error) {
@@ -178,11 +182,13 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   const [status, errorList] = await Promise.all([jobStatus(ctx, kind, id, { limit: 1 }), jobErrors(ctx, kind, id)]);
   if (!status.success) return ctx.fail(status);
   const failures = 'errors' in errorList ? errorList.errors : [];
+  const failed = failures.map((e) => ({ url: e.url, error: e.error, ...(e.code ? { code: e.code } : {}) }));
   if (ctx.mode === 'json') {
-    // With the job's id, as firecrawl-js's crawl() and batchScrape() answer.
+    // With the job's id, as firecrawl-js's crawl() and batchScrape() answer; and the failed pages, which the v2
+    // status leaves out (its total and completed count the pages stored), as parse's answer and the manifest have.
     const { next: _next, success, ...rest } = status;
     const invalid = options.invalidURLs?.length ? { invalidURLs: options.invalidURLs } : {};
-    ctx.writeJson({ success, id, ...rest, ...invalid, data: output.documents });
+    ctx.writeJson({ success, id, ...rest, ...invalid, data: output.documents, errors: failed });
   }
   mark.remove();
   await outDir?.finish({
@@ -191,7 +197,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     total: status.total,
     completed: status.completed,
     creditsUsed: status.creditsUsed,
-    errors: failures.map((e) => ({ url: e.url, error: e.error, ...(e.code ? { code: e.code } : {}) })),
+    errors: failed,
   });
   ctx.note(
     `${kind} ${id} ${status.status}: ${count(pages, 'page')}${delivery.skip ? ` since the resume (${status.completed} in all)` : ''}, ` +
@@ -208,11 +214,17 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
         'statusCode, as v2 does; check the URL',
     );
   }
+  if (warned.length) {
+    ctx.note(`  note: ${count(warned.length, 'page')} came with a warning (the document's \`warning\`):`);
+    for (const line of warned.slice(0, LISTED_WARNINGS)) ctx.note(`    ${line}`);
+    if (warned.length > LISTED_WARNINGS) ctx.note(`    … ${warned.length - LISTED_WARNINGS} more`);
+  }
   for (const failure of failures.slice(0, LISTED_FAILURES)) ctx.note(`  failed: ${failure.url}: ${failure.error}`);
   if (failures.length > LISTED_FAILURES) {
     const more = failures.length - LISTED_FAILURES;
     ctx.note(`  … and ${more} more: crawlkit status ${id} --errors${ctx.whereFlags()}`);
   }
   if (status.status === 'failed' || status.status === 'cancelled') return EXIT.failure;
-  return pages === 0 && failures.length > 0 ? EXIT.failure : EXIT.ok;
+  // The job's pages, not this run's: a resume whose pages left all failed ends a job that has pages.
+  return status.completed === 0 && failures.length > 0 ? EXIT.failure : EXIT.ok;
 }

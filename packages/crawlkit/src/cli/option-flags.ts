@@ -51,6 +51,7 @@ function flagOf(path: string): string | undefined {
 export function withFlags(message: string): string {
   return message
     .replace('(http.limits.maxBodyBytes)', '(--max-body-bytes)')
+    .replace("set parsers: [{ type: 'pdf', maxPages }]", "set --pdf-max-pages (parsers: [{ type: 'pdf', maxPages }])")
     .replace(/`([\w.]+)`/g, (whole, path: string) => {
       const flag = flagOf(path);
       return flag && !message.includes(`${whole} (${flag})`) ? `${whole} (${flag})` : whole;

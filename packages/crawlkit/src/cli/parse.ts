@@ -11,6 +11,7 @@ import { withFlags } from './option-flags.js';
 import { OutDir } from './out-dir.js';
 import { parseFiles, parseInputs } from './parse-files.js';
 import { PageOutput } from './page-output.js';
+import { pdfMaxPagesValue, withPdfMaxPages } from './pdf-pages.js';
 import { VERSION } from './version.js';
 
 interface ParseFlags {
@@ -21,6 +22,7 @@ interface ParseFlags {
   timeout?: string;
   body?: string;
   parseFileLimit?: string;
+  pdfMaxPages?: string;
 }
 
 /** The parse options: `--body`, with the flags given on top. */
@@ -32,6 +34,9 @@ function parseOptions(base: Record<string, unknown>, flags: ParseFlags): ParseOp
   if (flags.pdfMode !== undefined || flags.images === false) {
     const pdf = flags.pdfMode !== undefined ? { type: 'pdf', mode: flags.pdfMode } : { type: 'pdf' };
     options.parsers = flags.images === false ? [pdf] : [pdf, { type: 'image' }];
+  }
+  if (flags.pdfMaxPages !== undefined) {
+    options.parsers = withPdfMaxPages(options.parsers, ['pdf', 'image'], pdfMaxPagesValue(flags.pdfMaxPages));
   }
   return options;
 }

@@ -37,6 +37,18 @@ describe('PDF', () => {
     expect(pdf.warnings).toEqual([]);
   });
 
+  it('says a PDF protected by a password is encrypted and what to do', async () => {
+    const plain = makePdf('Secret', [['secret text']]).toString('latin1');
+    const encrypt =
+      '/Encrypt << /Filter /Standard /V 1 /R 2 /O (' + 'x'.repeat(32) + ') /U (' + 'x'.repeat(32) + ') /P -4 >>';
+    const locked = Buffer.from(plain.replace('trailer\n<<', `trailer\n<< ${encrypt}`), 'latin1');
+    expect(locked.toString('latin1')).toContain('/Encrypt');
+    await expect(extractPdf(locked)).rejects.toMatchObject({
+      code: 'SCRAPE_PDF_PARSE_ERROR',
+      message: expect.stringMatching(/protected by a password .*save a copy without the password/),
+    });
+  });
+
   it('stops at maxPages', async () => {
     const pdf = await extractPdf(site('files/manual.pdf'), { maxPages: 1 });
     expect(pdf.numPages).toBe(1);

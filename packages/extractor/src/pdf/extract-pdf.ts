@@ -319,6 +319,15 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
   } catch (error) {
     if (error instanceof ExtractorError) throw error;
     if (cut()) throw tooLarge(budget, data.length, error);
+    // pdf.js's own words for it, "No password given", do not say the file is encrypted nor what to do.
+    if ((error as Error).name === 'PasswordException') {
+      throw new ExtractorError(
+        'SCRAPE_PDF_PARSE_ERROR',
+        'The PDF is protected by a password (its content is encrypted), and crawlkit opens no protected PDF: ' +
+          'save a copy without the password.',
+        { cause: error },
+      );
+    }
     throw new ExtractorError('SCRAPE_PDF_PARSE_ERROR', `The PDF could not be parsed: ${(error as Error).message}`, {
       cause: error,
     });
