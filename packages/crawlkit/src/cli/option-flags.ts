@@ -1,3 +1,5 @@
+import { BODY_FLAGS } from './body-flags.js';
+
 /**
  * Engine and server options the command line sets with a flag of its own: a message naming such an option by its
  * path (an `INVALID_OPTION`, a size limit) is told with that flag, which is what the user typed.
@@ -34,6 +36,18 @@ const OPTION_FLAGS: Record<string, string> = {
   resumeScanMs: '--resume-scan',
 };
 
+/** The body fields a boolean flag sets (`crawlEntireDomain`), with that flag (`--crawl-entire-domain`). */
+// Built at first use: body-flags reaches this module again through its imports.
+let switches: Map<string, string> | undefined;
+const switchFlag = (key: string): string | undefined =>
+  (switches ??= new Map(
+    Object.values(BODY_FLAGS).flatMap(({ flags }) =>
+      flags
+        .filter((flag) => flag.kind === 'boolean')
+        .map((flag) => [flag.key, flag.flags.split(/,\s*/).at(-1)!] as const),
+    ),
+  )).get(key);
+
 /** The flag of an option path, by its longest known prefix (`proxies.basic.0` is `--proxy`). */
 function flagOf(path: string): string | undefined {
   const parts = path.split('.');
@@ -46,7 +60,7 @@ function flagOf(path: string): string | undefined {
 
 /**
  * `message` with each option it names by path (`` `search.provider.url` ``, `(http.limits.maxBodyBytes)`) told with its
- * flag.
+ * flag, and each body field it sets to true (`crawlEntireDomain=true`) with the flag that sets it.
  */
 export function withFlags(message: string): string {
   return message
@@ -54,6 +68,10 @@ export function withFlags(message: string): string {
     .replace("set parsers: [{ type: 'pdf', maxPages }]", "set --pdf-max-pages (parsers: [{ type: 'pdf', maxPages }])")
     .replace(/`([\w.]+)`/g, (whole, path: string) => {
       const flag = flagOf(path);
+      return flag && !message.includes(`${whole} (${flag})`) ? `${whole} (${flag})` : whole;
+    })
+    .replace(/\b(\w+)=true\b/g, (whole, key: string) => {
+      const flag = switchFlag(key);
       return flag && !message.includes(`${whole} (${flag})`) ? `${whole} (${flag})` : whole;
     });
 }
