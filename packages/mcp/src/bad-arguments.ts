@@ -2,6 +2,7 @@
  * Arguments a tool's schema refuses, answered in the v2 error shape as every other refusal; arguments it does not
  * know, told in the answer.
  */
+import { isObject } from '@crawlkit/options';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -12,13 +13,10 @@ type ValidateInput = (tool: { inputSchema?: z.ZodType }, args: unknown, name: st
 /** The names a call gave that its tool does not take, by the arguments object its handler gets. */
 const unknownOf = new WeakMap<object, string[]>();
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The top-level names of `args` that `schema` (an object schema) does not take. */
 function unknownNames(schema: z.ZodType | undefined, args: unknown): string[] {
   const shape = (schema as { shape?: unknown } | undefined)?.shape;
-  if (!isRecord(shape) || !isRecord(args)) return [];
+  if (!isObject(shape) || !isObject(args)) return [];
   return Object.keys(args).filter((name) => !(name in shape));
 }
 
@@ -31,7 +29,7 @@ export function tellingUnknownArguments<A extends unknown[]>(
 ): (...args: A) => Promise<CallToolResult> {
   return async (...args) => {
     const result = await handler(...args);
-    const unknown = isRecord(args[0]) ? unknownOf.get(args[0]) : undefined;
+    const unknown = isObject(args[0]) ? unknownOf.get(args[0]) : undefined;
     if (!unknown) return result;
     const names = unknown.map((name) => `\`${name}\``).join(', ');
     const text = `Ignored ${names}: not an argument of this tool, so the call ran without it (check the spelling against the tool's input schema).`;
@@ -76,7 +74,7 @@ export function answerBadArgumentsAsV2(server: McpServer): void {
     try {
       const parsed = await validate(tool, args, name);
       const unknown = unknownNames(tool.inputSchema, args);
-      if (unknown.length > 0 && isRecord(parsed)) unknownOf.set(parsed, unknown);
+      if (unknown.length > 0 && isObject(parsed)) unknownOf.set(parsed, unknown);
       return parsed;
     } catch (error) {
       const parsed = tool.inputSchema ? await z.safeParseAsync(tool.inputSchema, args ?? {}) : undefined;

@@ -63,15 +63,12 @@ function flagOf(path: string): string | undefined {
  * flag, and each body field it sets to true (`crawlEntireDomain=true`) with the flag that sets it.
  */
 export function withFlags(message: string): string {
+  // `name` followed by its flag, unless there is none or the message already says it.
+  const toldWith = (name: string, flag: string | undefined) =>
+    flag && !message.includes(`${name} (${flag})`) ? `${name} (${flag})` : name;
   return message
     .replace('(http.limits.maxBodyBytes)', '(--max-body-bytes)')
     .replace("set parsers: [{ type: 'pdf', maxPages }]", "set --pdf-max-pages (parsers: [{ type: 'pdf', maxPages }])")
-    .replace(/`([\w.]+)`/g, (whole, path: string) => {
-      const flag = flagOf(path);
-      return flag && !message.includes(`${whole} (${flag})`) ? `${whole} (${flag})` : whole;
-    })
-    .replace(/\b(\w+)=true\b/g, (whole, key: string) => {
-      const flag = switchFlag(key);
-      return flag && !message.includes(`${whole} (${flag})`) ? `${whole} (${flag})` : whole;
-    });
+    .replace(/`([\w.]+)`/g, (whole, path: string) => toldWith(whole, flagOf(path)))
+    .replace(/\b(\w+)=true\b/g, (whole, key: string) => toldWith(whole, switchFlag(key)));
 }
