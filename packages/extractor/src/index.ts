@@ -14,6 +14,7 @@ export {
   cutPdf,
   DEFAULT_PDF_MAX_DECODED_BYTES,
   DEFAULT_PDF_MAX_PAGES,
+  PDF_MAX_PAGES_LIMIT,
   extractPdf,
   pageToMarkdown,
 } from './pdf/extract-pdf.js';

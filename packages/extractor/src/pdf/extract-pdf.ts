@@ -38,6 +38,8 @@ export interface PdfContent {
 
 /** Pages parsed when `maxPages` is not given. */
 export const DEFAULT_PDF_MAX_PAGES = 1000;
+/** The largest `maxPages` the v2 `pdf` parser accepts (crawlkit's request schema refuses more). */
+export const PDF_MAX_PAGES_LIMIT = 10_000;
 /** Bytes pdf.js may decompress for one PDF when `maxDecodedBytes` is not given (100 MiB). */
 export const DEFAULT_PDF_MAX_DECODED_BYTES = 100 * 1024 * 1024;
 /**
@@ -312,7 +314,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     if (parsed === allowed && allowed < total && options.maxPages === undefined) {
       warnings.push(
         `Only the first ${parsed} of ${total} PDF pages were parsed (the default page cap); set parsers: ` +
-          `[{ type: 'pdf', maxPages }] to parse up to 10000.`,
+          `[{ type: 'pdf', maxPages }] to parse up to ${PDF_MAX_PAGES_LIMIT}.`,
       );
     }
     return composePdf(head, pages, warnings, timedOut);
