@@ -198,7 +198,7 @@ async function findJob(
     return {
       success: false,
       code: 'JOB_NOT_FOUND',
-      error: `Job not found: there is no store at ${ctx.storeDir} ${PASS_STORE}`,
+      error: `Job not found: there is no store at ${ctx.storePlace} ${PASS_STORE}`,
     };
   }
   await ctx.load();
@@ -211,7 +211,7 @@ async function findJob(
   // Each directory has its own store by default: a job started elsewhere is found with that command's --store.
   const where = ctx.redis
     ? `Redis at ${describeRedis(ctx.redis)} ${PASS_REDIS}`
-    : `the store ${ctx.storeDir} ${PASS_STORE}`;
+    : `the store ${ctx.storePlace} ${PASS_STORE}`;
   return { ...batch, error: `Job not found in ${where}` };
 }
 
@@ -316,7 +316,7 @@ export async function resumeCommand(ctx: CommandContext, id: string, command: Co
 export async function cacheCommand(ctx: CommandContext, action: string, command: Command): Promise<number> {
   if (action === 'clear') {
     if (ctx.storeMissing) {
-      ctx.write(`cleared nothing: there is no store at ${ctx.storeDir}\n`);
+      ctx.write(`cleared nothing: there is no store at ${ctx.storePlace}\n`);
       return EXIT.ok;
     }
     await ctx.load();
@@ -329,7 +329,7 @@ export async function cacheCommand(ctx: CommandContext, action: string, command:
     const maxAge = integerFlag('--max-age', command.opts<Flags>().maxAge, 0);
     const historyMaxAge = integerFlag('--history-max-age', command.opts<Flags>().historyMaxAge, 0);
     if (ctx.storeMissing) {
-      ctx.write(`pruned 0 cached pages: there is no store at ${ctx.storeDir}\n`);
+      ctx.write(`pruned 0 cached pages: there is no store at ${ctx.storePlace}\n`);
       return EXIT.ok;
     }
     await ctx.load();

@@ -20,6 +20,9 @@ import { WEBHOOK_TIMEOUT_MS } from '../webhooks/dispatcher-options.js';
 import { proxyFromEnv } from './proxy-env.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
+/** The `--store` value that means the memory store rather than a directory. */
+const MEMORY_STORE = 'memory';
+
 /** Where the CLI reads and writes; the real process streams, or test doubles. */
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -78,17 +81,30 @@ export class CommandContext {
     return this.options.store ?? process.env.CRAWLKIT_STORE ?? './.crawlkit';
   }
 
+  /**
+   * Whether the store named is `memory` (`--store memory`, `CRAWLKIT_STORE=memory`): the API's `store: 'memory'`,
+   * which keeps nothing after the command. A directory of that name is `./memory`.
+   */
+  get inMemory(): boolean {
+    return this.storeDir === MEMORY_STORE;
+  }
+
+  /** The store as a message names it: its directory, or what a memory store is. */
+  get storePlace(): string {
+    return this.inMemory ? 'memory (--store memory keeps nothing after its command)' : this.storeDir;
+  }
+
   /** The store directory that holds the command's jobs; undefined when they live in Redis or in memory (replay). */
   get jobsDir(): string | undefined {
-    return this.redis || this.#overrides.store !== undefined ? undefined : this.storeDir;
+    return this.redis || this.inMemory || this.#overrides.store !== undefined ? undefined : this.storeDir;
   }
 
   /**
-   * Whether there is no store to read: no `--redis`, and no directory at `storeDir`. A command that only reads or
-   * clears the store says so instead of opening it, which would make the directory.
+   * Whether there is no store to read: no `--redis`, and a memory store or no directory at `storeDir`. A command
+   * that only reads or clears the store says so instead of opening it, which would make the directory.
    */
   get storeMissing(): boolean {
-    return !this.redis && !existsSync(this.storeDir);
+    return !this.redis && (this.inMemory || !existsSync(this.storeDir));
   }
 
   /**
@@ -124,7 +140,8 @@ export class CommandContext {
     if (!this.#engine) {
       if (!this.#Engine) throw new Error('CommandContext.load() was not awaited');
       const { http, workers, ...flagged } = this.#flagged;
-      const options: CrawlkitOptions = { ...this.#overrides, storeDir: this.storeDir, ...flagged };
+      const where: CrawlkitOptions = this.inMemory ? { store: 'memory' } : { storeDir: this.storeDir };
+      const options: CrawlkitOptions = { ...where, ...this.#overrides, ...flagged };
       if (http) options.http = { ...options.http, limits: { ...options.http?.limits, ...http.limits } };
       if (workers) options.workers = { ...options.workers, ...workers };
       // Every command that sends a job's webhooks (crawl, batch, resume; serve and mcp resolve their own) signs them.

@@ -101,7 +101,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
         ...answers,
       });
       ctx.io.stderr.write(`${http.url}\n`);
-      ctx.note(`crawlkit serves MCP (streamable HTTP) on ${http.url} (store ${ctx.storeDir}). Ctrl-C stops it.`);
+      ctx.note(`crawlkit serves MCP (streamable HTTP) on ${http.url} (store ${ctx.storePlace}). Ctrl-C stops it.`);
       running = http;
     } else {
       running = await mcp.serveMcpStdio({
@@ -111,7 +111,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
         ...limits,
         ...answers,
       });
-      ctx.note(`crawlkit serves MCP on stdio (store ${ctx.storeDir}).`);
+      ctx.note(`crawlkit serves MCP on stdio (store ${ctx.storePlace}).`);
     }
   } catch (error) {
     throw startFailure(error, 'Cannot serve MCP');

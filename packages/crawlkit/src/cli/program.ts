@@ -35,7 +35,12 @@ function outRefused(name: string): string {
 }
 
 function addGlobalFlags(command: Command, output: Output): Command {
-  addEngineFlags(command.option('--store <dir>', 'store directory (jobs, results, page cache); env CRAWLKIT_STORE'))
+  addEngineFlags(
+    command.option(
+      '--store <dir>',
+      'store directory (jobs, results, page cache), or memory to keep nothing; env CRAWLKIT_STORE',
+    ),
+  )
     .option('--concurrency <n>', 'pages at once across the engine (default 16)')
     .option(
       '--url-policy <policy>',

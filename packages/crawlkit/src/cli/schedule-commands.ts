@@ -212,7 +212,7 @@ function targetsOf(flags: TargetFlags): UpdateScheduleInput['targets'] {
 /** `schedules list`, `delete <id>` or `run <id>` where there is no store: no schedule, none made. */
 function noStore(ctx: CommandContext, action: string): number {
   const where =
-    `there is no store at ${ctx.storeDir} ` +
+    `there is no store at ${ctx.storePlace} ` +
     '(a schedule is kept in the store of the command that made it: pass its --store)';
   if (action !== 'list') {
     return ctx.fail({ success: false, code: 'SCHEDULE_NOT_FOUND', error: `Schedule not found: ${where}` });
@@ -275,7 +275,7 @@ async function runSchedules(ctx: CommandContext): Promise<number> {
   // The runtime (and its scheduler) starts on the first call.
   const listed = await engine.schedules.list();
   if (!listed.success) return ctx.fail(listed);
-  ctx.note(`running ${listed.data.length} schedule(s) of ${ctx.storeDir}; Ctrl-C stops (they stay in the store)`);
+  ctx.note(`running ${listed.data.length} schedule(s) of ${ctx.storePlace}; Ctrl-C stops (they stay in the store)`);
   // The scheduler's timers do not hold the process: this does, until Ctrl-C.
   const alive = setInterval(() => undefined, 2 ** 30);
   if (!ctx.signal.aborted) {

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-
 import type { Command } from 'commander';
 
 import type { LocalResult } from '../search/local-source.js';
@@ -23,13 +21,13 @@ export async function searchCommand(ctx: CommandContext, words: string[], comman
   const flags = command.opts<SearchFlags>();
   const provider = providerFromFlags(flags, process.env, readServeFile(flags, process.env, process.cwd()));
   if (provider) ctx.configure({ search: { provider } });
-  else if (!ctx.redis && !existsSync(ctx.storeDir)) {
+  else if (ctx.storeMissing) {
     // Opening it would make an empty store and answer "no results", as if nothing matched.
     return ctx.fail({
       success: false,
       code: 'CLI_USAGE',
       error:
-        `There is no store at ${ctx.storeDir} to search: search reads the pages that scrape, crawl and batch stored ` +
+        `There is no store at ${ctx.storePlace} to search: search reads the pages that scrape, crawl and batch stored ` +
         'in their store (pass their --store, or set CRAWLKIT_STORE).',
     });
   }

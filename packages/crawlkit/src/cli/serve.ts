@@ -229,7 +229,7 @@ async function serveWith(
   const keyNote = keys.length ? `${keys.length} API key${keys.length > 1 ? 's' : ''}` : 'keyless';
   const jobs = redis
     ? `jobs in Redis at ${describeRedis(redis)}, their pages run by \`crawlkit worker\`s`
-    : `store ${ctx.storeDir}`;
+    : `store ${ctx.storePlace}`;
   ctx.note(
     `crawlkit serves the v2 API on ${running.url} (${jobs}; ${[keyNote, ...notes].join('; ')}). ` +
       'Ctrl-C or SIGTERM stops it; running jobs stay resumable.',

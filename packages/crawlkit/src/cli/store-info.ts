@@ -21,7 +21,7 @@ function verdict(version: number, latest: number): string {
 
 export function storeCommand(ctx: CommandContext, action: string): Promise<number> {
   if (action !== 'info') throw new CliError(`Unknown store action "${action}": use info`);
-  const file = join(ctx.storeDir, 'crawlkit.db');
+  const file = ctx.inMemory ? ctx.storeDir : join(ctx.storeDir, 'crawlkit.db');
   const found = ctx.storeMissing ? undefined : sqliteSchemaVersion(file);
   if (ctx.mode !== 'text') {
     const info = found
@@ -31,7 +31,7 @@ export function storeCommand(ctx: CommandContext, action: string): Promise<numbe
     return Promise.resolve(EXIT.ok);
   }
   if (!found) {
-    ctx.write(`there is no store at ${ctx.storeDir}\n`);
+    ctx.write(`there is no store at ${ctx.storePlace}\n`);
     return Promise.resolve(EXIT.ok);
   }
   ctx.write(
