@@ -97,3 +97,14 @@ it('describes the fields whose name does not say what crawlkit does with them', 
   expect(described('firecrawl_search', 'includeDomains')).toContain('Only results from these domains');
   expect(described('firecrawl_search', 'excludeDomains')).toContain('No results from these domains');
 });
+
+it("says what a crawl's delay and maxConcurrency are when left out (no request default: the engine's)", async () => {
+  const { tools } = await client.listTools();
+  const properties = tools.find((t) => t.name === 'firecrawl_crawl')!.inputSchema.properties as Record<
+    string,
+    { description?: string }
+  >;
+  // Before: "Seconds between two requests to the site." and "Pages fetched at once at most.", nothing more.
+  expect(properties.delay!.description).toContain('Default: none (a robots.txt Crawl-delay is kept');
+  expect(properties.maxConcurrency!.description).toContain("Default: the server's concurrency");
+});

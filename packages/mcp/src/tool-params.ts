@@ -217,8 +217,16 @@ export const crawlShape = nullable({
     .boolean()
     .optional()
     .describe(byDefault("Follow links outside the URL's path (its parents and siblings).", false)),
-  delay: z.number().optional().describe('Seconds between two requests to the site.'),
-  maxConcurrency: z.number().optional().describe('Pages fetched at once at most.'),
+  delay: z
+    .number()
+    .optional()
+    .describe(
+      'Seconds between two requests to the site. Default: none (a robots.txt Crawl-delay is kept, up to 10 s).',
+    ),
+  maxConcurrency: z
+    .number()
+    .optional()
+    .describe("Pages fetched at once at most. Default: the server's concurrency (crawlkit's --concurrency, 16)."),
   /** firecrawl-mcp's: the URL told of the crawl's events (signed with the server's webhook secret, if any). */
   webhook: z
     .string()
