@@ -25,6 +25,8 @@ import { formatDestination, formatTitle, UrlResolver } from './urls.js';
 
 export interface ConverterOptions {
   baseUrl?: string;
+  /** The page's own URL (`MarkdownOptions.pageUrl`); absent: the base URL. */
+  pageUrl?: string;
   removeBase64Images: boolean;
   /** Elements markdown has no syntax for are written as HTML, and empty or nested marks are kept. */
   rawHtml: boolean;
@@ -389,10 +391,10 @@ export class Converter implements HtmlSink {
     return true;
   }
 
-  /** Whether `href` leads to the page itself: a bare fragment, or the page's URL (the base) with one. */
+  /** Whether `href` leads to the page itself: a bare fragment, or the page's URL (else the base) with one. */
   #samePage(href: string): boolean {
     if (href.startsWith('#')) return true;
-    const page = this.#urls.resolve('');
+    const page = this.#options.pageUrl ?? this.#urls.resolve('');
     return page !== '' && this.#urls.resolve(href).split('#')[0] === page.split('#')[0];
   }
 
