@@ -252,3 +252,14 @@ describe('hostile shapes: the whole page comes out, in order', () => {
     expect(out.markdown).toMatch(/worth keeping\.\n\nAnd the closing paragraph after the deep part\.$/);
   });
 });
+
+describe("a heading's permalink in a page's markdown", () => {
+  it('drops it once the page made its links absolute, and keeps a link to another page', () => {
+    const html = `<html><body><main><article><h1>Install</h1><p>Set it up in a few steps, as shown below in order.</p>
+<h2 id="options"><a class="headerlink" href="#options">#</a>Options</h2><p>The options of the install command.</p>
+<h2 id="faq">FAQ<a href="/docs/faq#top">¶</a></h2><p>Questions people asked about installing it.</p></article></main></body></html>`;
+    const out = extractPage(html, { url: 'https://docs.acme.test/guide/install', formats: { markdown: true } });
+    expect(out.markdown).toContain('## Options\n');
+    expect(out.markdown).toContain('## FAQ[¶](https://docs.acme.test/docs/faq#top)');
+  });
+});

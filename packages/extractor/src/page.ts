@@ -112,6 +112,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   if (formats.html) out.html = serialize(document);
   if (formats.markdown) {
     out.markdown = htmlToMarkdown(document, {
+      pageUrl: options.url,
       removeBase64Images: options.removeBase64Images ?? true,
       rawHtml: options.markdownRawHtml ?? false,
       ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),

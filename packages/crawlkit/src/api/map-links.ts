@@ -21,6 +21,11 @@ export type MapScope = Pick<
 > & {
   /** The URL mapped, after its redirects: its site and path are the map's. */
   input: string;
+  /**
+   * The URL as asked, before its redirects: on the site it led to, its path is the map's as well (a site's root
+   * redirected to `/docs/intro` maps the site, as a crawl does). Absent: `input` alone.
+   */
+  requested?: string;
   /** The engine's URL policy: a URL it refuses is not listed. */
   policy: UrlPolicy;
 };
@@ -56,20 +61,26 @@ export function cleanUrl(raw: string, scope: Pick<MapScope, 'ignoreQueryParamete
 /**
  * Keeps URLs of the same site (registrable domain, `www.` ignored) and, when asked, of the same host and of the input's
  * scope as a crawl from it has (`inSeedScope`): `/docs` keeps `/docs` and `/docs/…`, `/docs/index.html` keeps
- * `/docs/…`. A listed URL has lost its trailing slash (`cleanUrl`), so `/docs` is also tried as `/docs/`.
+ * `/docs/…`. A listed URL has lost its trailing slash (`cleanUrl`), so `/docs` is also tried as `/docs/`. A redirect
+ * on the same host adds its target's path to the asked one, as a crawl's seed redirect does (`rebase`): `/` redirected
+ * to `/docs/intro` keeps the whole site, `/latest` redirected to `/v2/` keeps both; to another host, its path alone.
  */
 export function siteFilter(scope: MapScope): (url: string) => boolean {
   const input = new URL(scope.input);
   const domain = getDomain(input.hostname) ?? stripWww(input.hostname);
   const host = stripWww(input.hostname);
-  const byPath = scope.filterByPath && !scope.allowExternalLinks && input.pathname !== '/';
+  const paths = [input.pathname];
+  if (scope.requested !== undefined) {
+    const requested = new URL(scope.requested);
+    if (stripWww(requested.hostname) === host && requested.pathname !== input.pathname) paths.push(requested.pathname);
+  }
+  const byPath = scope.filterByPath && !scope.allowExternalLinks && !paths.includes('/');
+  const inScope = (path: string) => paths.some((scopePath) => inSeedScope(scopePath, path));
   return (url) => {
     const u = new URL(url);
     if ((getDomain(u.hostname) ?? stripWww(u.hostname)) !== domain) return false;
     if (!scope.includeSubdomains && stripWww(u.hostname) !== host) return false;
-    if (byPath && !inSeedScope(input.pathname, u.pathname) && !inSeedScope(input.pathname, `${u.pathname}/`)) {
-      return false;
-    }
+    if (byPath && !inScope(u.pathname) && !inScope(`${u.pathname}/`)) return false;
     return true;
   };
 }

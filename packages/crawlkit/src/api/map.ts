@@ -105,6 +105,7 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   const input = new URL(start.url);
   const scope: MapScope = {
     input: start.url,
+    requested: request.url,
     policy: ctx.fetcher.urlPolicy,
     ignoreQueryParameters: request.ignoreQueryParameters,
     includeSubdomains: request.includeSubdomains,

@@ -37,6 +37,19 @@ describe('summarizeExtractive', () => {
     expect(summary).not.toContain('https://acme.test/stones');
   });
 
+  it('keeps the characters of code spans, escapes and comparisons, and drops only the markup around text', () => {
+    // A documentation page as the markdown converter writes it: identifiers in code spans, escaped `*`, `<` as text.
+    const markdown =
+      'Set `max_age_ms` to `2 * 60_000` before calling `ck.scrape()`, with **bold** and *emphasis* words.\n\n' +
+      '> The price is 5\\*3 = 15, and 2 < 3 > 1 holds for `Array<T>` and ~~old~~ `__init__` methods alike.\n\n' +
+      'Read <sup>1</sup> the note: a * b is a product, not emphasis in this long sentence.';
+    expect(summarizeExtractive(markdown, 2000)).toBe(
+      'Set max_age_ms to 2 * 60_000 before calling ck.scrape(), with bold and emphasis words. ' +
+        'The price is 5*3 = 15, and 2 < 3 > 1 holds for Array<T> and old __init__ methods alike. ' +
+        'Read 1 the note: a * b is a product, not emphasis in this long sentence.',
+    );
+  });
+
   it('stops near the character cap but always returns at least one sentence', () => {
     const one = summarizeExtractive(ARTICLE, 50);
     expect(one).toBe(

@@ -34,6 +34,27 @@ const PHRASE_BREAK = new RegExp(`(?<=[${PHRASED}])[ \\t]+(?=[${PHRASED}])`, 'g')
 /** Scripts written without spaces between words: sentence length is judged in characters. */
 const DENSE_SCRIPT = new RegExp(`[\\u3040-\\u30ff\\u3400-\\u9fff\\uac00-\\ud7af${PHRASED}]`);
 
+/**
+ * The inline syntax of the markdown converter's output, in one pass so that one never reads inside another: a code
+ * span (its content is text: `snake_case`, `a*b`), a backslash escape (`5\\*3` is `5*3`), an HTML tag (`<br>`, `<sup>`;
+ * not `2 < 3 > 1`), and a run of emphasis or strikethrough delimiters. The converter escapes every literal `*`, `_`
+ * and `~` but one between spaces, so an unescaped run elsewhere is a delimiter.
+ */
+const INLINE_SYNTAX =
+  /(`+)([^`](?:[\s\S]*?[^`])?)\1(?!`)|\\([!-/:-@[-`{-~])|<\/?[A-Za-z][^<>]*>|(?<=^|\s)([*_~]+)(?=\s|$)|[*_~]+/gmu;
+
+/**
+ * What `INLINE_SYNTAX` leaves of a match: a code span's content, the escaped character, a `*`, `_` or `~` between
+ * spaces (`5 * 3`: text); nothing of a delimiter run, a space for a tag.
+ */
+function plainInline(match: string, _ticks?: string, code?: string, escaped?: string, spaced?: string): string {
+  if (code !== undefined)
+    return code.length > 2 && code.startsWith(' ') && code.endsWith(' ') ? code.slice(1, -1) : code;
+  if (escaped !== undefined) return escaped;
+  if (spaced !== undefined) return spaced;
+  return match.startsWith('<') ? ' ' : '';
+}
+
 function isSubstantial(sentence: string): boolean {
   return DENSE_SCRIPT.test(sentence) ? sentence.length >= 12 : sentence.split(' ').length >= 6;
 }
@@ -62,9 +83,10 @@ export function summarizeExtractive(markdown: string, maxChars = 600): string {
     .replace(/^\s*\|.*$/gm, '')
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, ' ')
     .replace(/^\s*([-*+]|\d+\.)\s+/gm, '')
-    .replace(/[*_`|>\uE000]/g, ' ');
+    .replace(/^[ \t]*(?:>[ \t]?)+/gm, '')
+    .replace(INLINE_SYNTAX, plainInline)
+    .replace(/\uE000/g, ' ');
   const marked = text.replace(PHRASED_LINE, (_line, content: string) =>
     ENDS_SENTENCE.test(content) ? content : content + END,
   );

@@ -31,17 +31,43 @@ const MAX_JUMP_LINK = 40;
  */
 function isJumpLink(el: Element, m: Measure, measures: Measures, texts: ShortTexts): boolean {
   if (el.name !== 'a' || m.text > MAX_JUMP_LINK || !(el.attribs['href'] ?? '').includes('#')) return false;
-  if (!JUMP_TEXT.test(texts.get(el))) return false;
+  return JUMP_TEXT.test(texts.get(el)) && !hasTextBefore(el, measures);
+}
+
+/**
+ * A documentation page's link to its own source ("Edit this page", "Edit on GitHub", "Edit this page on GitHub ↗",
+ * "Suggest an edit", "Improve this page"): how to change the page, not what it says. A long page's `<article>` leaves
+ * it outside; a short one's container (`<main>`) holds it.
+ */
+const EDIT_TEXT =
+  /^\W*(?:edit (?:this )?(?:page|doc(?:ument)?|article)(?: on [\w.]+)?|edit on [\w.]+|(?:suggest|propose) (?:an? )?(?:edits?|changes?)(?: to this page)?|improve this (?:page|doc(?:ument(?:ation)?)?))\W*$/i;
+
+/** An edit link holds at most this many characters. */
+const MAX_EDIT_LINK = 40;
+
+/** Whether `el` has text before it in its parent: a link after words of a sentence is the text. */
+function hasTextBefore(el: Element, measures: Measures): boolean {
   for (let prev = el.prev; prev; prev = prev.prev) {
-    if (isTag(prev) ? (measures.get(prev)?.text ?? 0) > 0 : isText(prev) && /\S/.test(prev.data)) return false;
+    if (isTag(prev) ? (measures.get(prev)?.text ?? 0) > 0 : isText(prev) && /\S/.test(prev.data)) return true;
   }
-  return true;
+  return false;
+}
+
+/**
+ * Whether `el` is a link whose whole text asks to edit the page, first in its line: "To fix a typo, edit this page on
+ * GitHub and ..." is the text.
+ */
+function isEditLink(el: Element, m: Measure, measures: Measures, texts: ShortTexts): boolean {
+  if (el.name !== 'a' || m.text > MAX_EDIT_LINK || !EDIT_TEXT.test(texts.get(el))) return false;
+  return !hasTextBefore(el, measures);
 }
 
 /**
  * Whether `el` is a control of the page rather than its text: a bare "Hide" / "Show" toggle (a link, a button or a
- * block of its own) or a link that jumps to a place on the same page, first in its line.
+ * block of its own), a link that jumps to a place on the same page or asks to edit the page, first in its line.
  */
 export function isPageControl(el: Element, m: Measure, measures: Measures, texts: ShortTexts): boolean {
-  return isToggleLabel(el, m, measures, texts) || isJumpLink(el, m, measures, texts);
+  return (
+    isToggleLabel(el, m, measures, texts) || isJumpLink(el, m, measures, texts) || isEditLink(el, m, measures, texts)
+  );
 }

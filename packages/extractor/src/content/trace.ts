@@ -97,7 +97,10 @@ export const DROP_RULES = {
   avatar: { module: 'furniture.ts', says: "a poster's avatar initials" },
   'link-button': { module: 'furniture.ts', says: 'a link styled as a button (a call to action)' },
   'vote-count': { module: 'furniture.ts', says: "a post's vote count on a Q&A page (a number standing alone)" },
-  'page-control': { module: 'page-controls.ts', says: 'a page control: Hide/Show toggle, "Skip to", "Back to top"' },
+  'page-control': {
+    module: 'page-controls.ts',
+    says: 'a page control: Hide/Show toggle, "Skip to", "Back to top", "Edit this page"',
+  },
   'phone-cta': { module: 'phone-links.ts', says: 'a phone call to action (a tel: link standing alone)' },
   'link-list': {
     module: 'link-lists.ts',

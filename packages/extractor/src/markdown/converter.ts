@@ -25,6 +25,8 @@ import { formatDestination, formatTitle, UrlResolver } from './urls.js';
 
 export interface ConverterOptions {
   baseUrl?: string;
+  /** The page's own URL (`MarkdownOptions.pageUrl`); absent: the base URL. */
+  pageUrl?: string;
   removeBase64Images: boolean;
   /** Elements markdown has no syntax for are written as HTML, and empty or nested marks are kept. */
   rawHtml: boolean;
@@ -53,6 +55,10 @@ const MAX_IFRAME_DEPTH = 2;
 
 const LANGUAGE_HINT = /(?:^|\s)(?:language-|lang-|highlight-|brush:)/;
 const SKIP_LINK_TEXT = /^skip (?:to (?:the )?(?:main |primary |page )?(?:content|navigation|menu)|navigation)$/i;
+/** Link text nothing of which shows: empty, or only zero-width and other format characters (`\u200b`). */
+const INVISIBLE_TEXT = /^[\p{Cf}\s]*$/u;
+/** Text with no letter or digit: the `#`, `¶`, `§` or link icon of a heading's permalink. */
+const SYMBOL_TEXT = /^[^\p{L}\p{N}]*$/u;
 const FOOTNOTE_FRAGMENT = /^(?:user-content-)?(?:fn|footnote|cite_note|note|ftn|endnote)/i;
 const FOOTNOTE_BACKREF = /^(?:user-content-)?(?:fnref|cite_ref|footnote-ref|ftnref)/i;
 
@@ -359,6 +365,9 @@ export class Converter implements HtmlSink {
         return this.#openFootnoteRef(fragment, cur);
       }
     }
+    // A heading's permalink (`<a class="hash-link" href="#usage">#</a>`, Sphinx's `¶`): a link from the heading to a
+    // place in the same page, its text a symbol. Its text in the heading would be noise to a reader and to a chunker.
+    const permalink = cur.kind === 'heading' && fragment !== '' && this.#samePage(href);
     const breakText = cur.kind === 'heading' ? ' ' : this.#cells > 0 ? '<br>' : '\\\n';
     const link = new Container('link', breakText);
     this.#push(link);
@@ -367,7 +376,11 @@ export class Converter implements HtmlSink {
         this.#pop();
         const text = link.finishInline(']');
         const parent = this.#cur;
-        if ((text === '' && !this.#options.rawHtml) || (fragment !== '' && SKIP_LINK_TEXT.test(text))) {
+        if (
+          (INVISIBLE_TEXT.test(text) && !this.#options.rawHtml) ||
+          (fragment !== '' && SKIP_LINK_TEXT.test(text)) ||
+          (permalink && SYMBOL_TEXT.test(text))
+        ) {
           if (link.leadingSpace || link.trailingSpace) parent.space();
           return;
         }
@@ -376,6 +389,13 @@ export class Converter implements HtmlSink {
       },
     });
     return true;
+  }
+
+  /** Whether `href` leads to the page itself: a bare fragment, or the page's URL (else the base) with one. */
+  #samePage(href: string): boolean {
+    if (href.startsWith('#')) return true;
+    const page = this.#options.pageUrl ?? this.#urls.resolve('');
+    return page !== '' && this.#urls.resolve(href).split('#')[0] === page.split('#')[0];
   }
 
   #openFootnoteRef(fragment: string, cur: Container): boolean {

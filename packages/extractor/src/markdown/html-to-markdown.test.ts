@@ -85,3 +85,38 @@ describe('htmlToMarkdown: structure', () => {
     expect(htmlToMarkdown(doc.children)).toBe(md(html));
   });
 });
+
+describe('htmlToMarkdown: heading permalinks', () => {
+  const base = { baseUrl: 'https://docs.acme.test/guide/install' };
+
+  it("drops a heading's link to its own place in the page when its text is a symbol, as docs generators write it", () => {
+    // Docusaurus (a zero-width space), MkDocs and Sphinx (`¶`), a `#` before the text, a link icon, the page's own URL.
+    expect(
+      md(
+        '<h2 id="usage">Usage<a class="hash-link" href="#usage" title="Direct link to Usage">\u200b</a></h2>' +
+          '<h2 id="options">Options<a class="headerlink" href="#options" title="Permanent link">¶</a></h2>' +
+          '<h3 id="env"><a href="#env">#</a>Environment</h3>' +
+          '<h3 id="t"><a href="https://docs.acme.test/guide/install#t" aria-label="link">🔗</a> Troubleshooting</h3>',
+        base,
+      ),
+    ).toBe('## Usage\n\n## Options\n\n### Environment\n\n### Troubleshooting');
+  });
+
+  it('keeps a heading that is a link with words, a link to another page, and symbols outside headings', () => {
+    expect(
+      md(
+        '<h2 id="a"><a href="#a">Install on Linux</a></h2><h2>See <a href="/faq#x">#</a></h2>' +
+          '<p>Step <a href="#step-2">§</a> and <a href="#top">#</a></p>',
+        base,
+      ),
+    ).toBe(
+      '## [Install on Linux](https://docs.acme.test/guide/install#a)\n\n' +
+        '## See [#](https://docs.acme.test/faq#x)\n\n' +
+        'Step [§](https://docs.acme.test/guide/install#step-2) and [#](https://docs.acme.test/guide/install#top)',
+    );
+  });
+
+  it('drops a link whose text is only zero-width characters, as it drops an empty one', () => {
+    expect(md('<p>Read <a href="/x">\u200b\u200d</a>this.</p>', base)).toBe('Read this.');
+  });
+});

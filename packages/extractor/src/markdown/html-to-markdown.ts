@@ -12,6 +12,12 @@ export interface MarkdownOptions {
    */
   baseUrl?: string;
   /**
+   * The page's own URL, when its links are already absolute: a link to it with a fragment is a place in the page (a
+   * heading's permalink, dropped).
+   * @default baseUrl
+   */
+  pageUrl?: string;
+  /**
    * Replace base64 `data:` image URLs with `<Base64-Image-Removed>` (reference §10.6).
    * @default false
    */
@@ -49,6 +55,7 @@ export function htmlToMarkdown(input: string | AnyNode | AnyNode[], options: Mar
     rawHtml: options.rawHtml ?? false,
     budget,
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.pageUrl !== undefined ? { pageUrl: options.pageUrl } : {}),
   });
   if (typeof input === 'string') feedHtml(converter, input, budget);
   else feedNodes(converter, Array.isArray(input) ? input : [input]);
