@@ -58,6 +58,7 @@ export async function runActions(
         cause: options.signal.reason,
       });
     }
+    const leftAtStart = remaining();
     try {
       if (timeoutMs < NO_TIME_MS || remaining() <= 0) throw outOfTime(index, action, selector, budget);
       const step = runOne(page, action, results, {
@@ -73,7 +74,8 @@ export async function runActions(
       await withinBudget(step, remaining(), timeRanOut);
     } catch (error) {
       const captureMs = options.failureCaptureMs ?? DEFAULTS.failureCaptureMs;
-      const failure = failureOf(error, index, action, selector, budget, remaining(), options.signal);
+      const times = { remainingMs: remaining(), leftAtStart };
+      const failure = failureOf(error, index, action, selector, budget, times, options.signal);
       if (failure.code === 'ABORTED') throw failure;
       throw await withEvidence(page, await withFrameHint(page, failure, captureMs), results, output, captureMs);
     }
@@ -113,6 +115,11 @@ function popupWarning(index: number, action: Action, url: string): string {
 /** A `wait` for a selector that nothing on the page (nor in its frames) matched within the time. */
 const WAIT_NO_MATCH = new NoMatchError(undefined, true).message;
 
+/** How long a `wait` for a selector waited (all the time the actions had left) and what gives it more. */
+const waitedFor = (ms: number) =>
+  ` (it waited ${Math.max(0, Math.round(ms))} ms, what the timeout had left: check the selector, or raise \`timeout\` ` +
+  'if the element comes later)';
+
 /** The `ActionError` a step's error stands for: an abort, the budget spent, or the action's own failure. */
 function failureOf(
   error: unknown,
@@ -120,7 +127,7 @@ function failureOf(
   action: Action,
   selector: string | undefined,
   budget: Budget,
-  remainingMs: number,
+  { remainingMs, leftAtStart }: { remainingMs: number; leftAtStart: number },
   signal: AbortSignal | undefined,
 ): ActionError {
   if (error instanceof ActionError) return error;
@@ -133,7 +140,7 @@ function failureOf(
   }
   if (remainingMs <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
     if (action.type === 'wait' && selector !== undefined && !starved(budget)) {
-      return actionFailed(index, action.type, selector, WAIT_NO_MATCH, error);
+      return actionFailed(index, action.type, selector, `${WAIT_NO_MATCH}${waitedFor(leftAtStart)}`, error);
     }
     return outOfTime(index, action, selector, budget, error);
   }
@@ -146,7 +153,7 @@ function failureOf(
  */
 async function withFrameHint(page: Page, failure: ActionError, captureMs: number): Promise<ActionError> {
   const { index, type, selector } = failure;
-  if (type !== 'wait' || selector === undefined || !failure.message.endsWith(WAIT_NO_MATCH) || page.isClosed()) {
+  if (type !== 'wait' || selector === undefined || !failure.message.includes(WAIT_NO_MATCH) || page.isClosed()) {
     return failure;
   }
   const found = noMatch(page, selector, true);
