@@ -213,6 +213,11 @@ export class BrowserEngine {
         request.screenshot === undefined && !request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf'),
       ...(adBlocker ? { adBlocker: await adBlocker } : {}),
       ...(request.serve ? { serve: request.serve } : {}),
+      // The user agent goes to every host: it is the browser's own (emulation), not a header the page adds.
+      siteHeaders: {
+        names: Object.keys(request.headers ?? {}).filter((n) => !/^user-agent$/i.test(n)),
+        host: target.hostname,
+      },
     });
     await Promise.all([prepareForRequest(page, session, lease, request, target), gate.attach(page)]);
     const network = new NetworkMonitor(page);
