@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { FetchError } from '../errors.js';
 import type { UrlPolicy } from '../policy/url-policy.js';
 import { resolveChromiumPath } from './chromium-path.js';
-import type { BrowserError} from './errors.js';
+import type { BrowserError } from './errors.js';
 import { isBrowserError } from './errors.js';
 import { connectBrowser, describeEndpoint, disconnectBrowser } from './connect.js';
 import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
