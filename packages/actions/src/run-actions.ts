@@ -39,7 +39,11 @@ export async function runActions(
   options: RunActionsOptions = {},
 ): Promise<ActionResults> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const budget: Budget = { timeoutMs, ...(options.loadMs === undefined ? {} : { loadMs: options.loadMs }) };
+  const budget: Budget = {
+    timeoutMs,
+    ...(options.loadMs === undefined ? {} : { loadMs: options.loadMs }),
+    unfinished: options.loadUnfinished === true,
+  };
   const deadline = Date.now() + timeoutMs;
   const remaining = () => deadline - Date.now();
   const settle = options.settle ?? (() => sleep(50, options.signal));
@@ -296,6 +300,8 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
 interface Budget {
   timeoutMs: number;
   loadMs?: number;
+  /** The load never finished (`loadUnfinished`). */
+  unfinished: boolean;
 }
 
 /** The page's load took more of the timeout than it left the actions: that, not an action, is what ran out. */
@@ -314,9 +320,13 @@ function outOfTime(index: number, action: Action, selector: string | undefined, 
   const waitAlone = waits !== undefined && waits > budget.timeoutMs + (budget.loadMs ?? 0);
   if (starved(budget) && !waitAlone) {
     const left = timeoutMs < NO_TIME_MS ? 'no time' : `${timeoutMs} ms`;
-    message =
-      `Actions ran out of time at ${at}: the page's load (and the waits before the actions) took ` +
-      `${Math.round(budget.loadMs!)} ms of the timeout, leaving the actions ${left}; raise \`timeout\`.`;
+    message = budget.unfinished
+      ? `Actions ran out of time at ${at}: the page never finished loading (its DOMContentLoaded had not come ` +
+        `after ${Math.round(budget.loadMs!)} ms, when the load was given up to capture the page as shown), ` +
+        `leaving the actions ${left}; a longer \`timeout\` gives such a load longer too. Without the actions the ` +
+        'page is captured as shown (formats: screenshot for its picture).'
+      : `Actions ran out of time at ${at}: the page's load (and the waits before the actions) took ` +
+        `${Math.round(budget.loadMs!)} ms of the timeout, leaving the actions ${left}; raise \`timeout\`.`;
   } else {
     message += waits === undefined ? '.' : `: it waits ${waits} ms, longer than the time left (raise the timeout).`;
   }

@@ -318,6 +318,7 @@ export class BrowserEngine {
       actions = await runActions(page, request.actions, {
         timeoutMs: Math.max(1, remaining() - reserveMs),
         loadMs: request.timeoutMs - remaining(),
+        loadUnfinished: domNeverLoaded,
         // The page's picture on a failure comes out of the capture's reserve, leaving room for the error to return.
         failureCaptureMs: request.actionFailureScreenshot === false ? 0 : reserveMs / 2,
         maxScrapeChars: this.#settings.maxContentChars,

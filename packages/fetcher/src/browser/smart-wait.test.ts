@@ -111,6 +111,20 @@ describe('smart wait', () => {
     expect(performance.now() - started).toBeGreaterThan(1_000);
   }, 45_000);
 
+  it('tells actions that a page whose DOMContentLoaded never comes left no time, not to raise the timeout', async () => {
+    const error = await fetcher
+      .fetch({ url: `${base}/stuck-tag`, engine: 'browser', timeoutMs: 6_000, actions: [{ type: 'screenshot' }] })
+      .catch((e: unknown) => e);
+    // Before: '… the page's load (and the waits before the actions) took 4800 ms of the timeout, leaving the actions
+    // no time; raise `timeout`.', though any timeout went to the load just the same.
+    expect(error).toMatchObject({
+      code: 'SCRAPE_TIMEOUT',
+      message: expect.stringMatching(
+        /^Actions ran out of time at action 0 \(screenshot\): the page never finished loading \(its DOMContentLoaded had not come after \d+ ms, when the load was given up to capture the page as shown\), leaving the actions (?:no time|\d+ ms); a longer `timeout` gives such a load longer too\. Without the actions the page is captured as shown \(formats: screenshot for its picture\)\.$/,
+      ),
+    });
+  }, 30_000);
+
   it('answers a page that never answers as a timeout that says what to raise and where the time went', async () => {
     const error = await fetcher
       .fetch({ url: `${base}/never-answers.js`, engine: 'browser', timeoutMs: 2_000 })
