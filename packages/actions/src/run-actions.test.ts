@@ -257,6 +257,10 @@ describe('runActions', () => {
       (e: unknown) => e,
     );
     expect(waited).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 0, selector: '#never' });
+    // Before: '… failed: no element matched before the time ran out', not saying how long nor what to change.
+    expect((waited as Error).message).toMatch(
+      /failed: no element matched before the time ran out \(it waited \d+ ms, what the timeout had left: check the selector, or raise `timeout` if the element comes later\)$/,
+    );
     const pressed = await run([{ type: 'press', key: 'NoSuchKey' }]).catch((e: unknown) => e);
     expect(pressed).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 0, type: 'press' });
     expect((pressed as Error).message).toMatch(/Unknown key/);

@@ -39,7 +39,11 @@ export async function runActions(
   options: RunActionsOptions = {},
 ): Promise<ActionResults> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const budget: Budget = { timeoutMs, ...(options.loadMs === undefined ? {} : { loadMs: options.loadMs }) };
+  const budget: Budget = {
+    timeoutMs,
+    ...(options.loadMs === undefined ? {} : { loadMs: options.loadMs }),
+    unfinished: options.loadUnfinished === true,
+  };
   const deadline = Date.now() + timeoutMs;
   const remaining = () => deadline - Date.now();
   const settle = options.settle ?? (() => sleep(50, options.signal));
@@ -58,6 +62,7 @@ export async function runActions(
         cause: options.signal.reason,
       });
     }
+    const leftAtStart = remaining();
     try {
       if (timeoutMs < NO_TIME_MS || remaining() <= 0) throw outOfTime(index, action, selector, budget);
       const step = runOne(page, action, results, {
@@ -73,7 +78,8 @@ export async function runActions(
       await withinBudget(step, remaining(), timeRanOut);
     } catch (error) {
       const captureMs = options.failureCaptureMs ?? DEFAULTS.failureCaptureMs;
-      const failure = failureOf(error, index, action, selector, budget, remaining(), options.signal);
+      const times = { remainingMs: remaining(), leftAtStart };
+      const failure = failureOf(error, index, action, selector, budget, times, options.signal);
       if (failure.code === 'ABORTED') throw failure;
       throw await withEvidence(page, await withFrameHint(page, failure, captureMs), results, output, captureMs);
     }
@@ -113,6 +119,11 @@ function popupWarning(index: number, action: Action, url: string): string {
 /** A `wait` for a selector that nothing on the page (nor in its frames) matched within the time. */
 const WAIT_NO_MATCH = new NoMatchError(undefined, true).message;
 
+/** How long a `wait` for a selector waited (all the time the actions had left) and what gives it more. */
+const waitedFor = (ms: number) =>
+  ` (it waited ${Math.max(0, Math.round(ms))} ms, what the timeout had left: check the selector, or raise \`timeout\` ` +
+  'if the element comes later)';
+
 /** The `ActionError` a step's error stands for: an abort, the budget spent, or the action's own failure. */
 function failureOf(
   error: unknown,
@@ -120,7 +131,7 @@ function failureOf(
   action: Action,
   selector: string | undefined,
   budget: Budget,
-  remainingMs: number,
+  { remainingMs, leftAtStart }: { remainingMs: number; leftAtStart: number },
   signal: AbortSignal | undefined,
 ): ActionError {
   if (error instanceof ActionError) return error;
@@ -133,7 +144,7 @@ function failureOf(
   }
   if (remainingMs <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
     if (action.type === 'wait' && selector !== undefined && !starved(budget)) {
-      return actionFailed(index, action.type, selector, WAIT_NO_MATCH, error);
+      return actionFailed(index, action.type, selector, `${WAIT_NO_MATCH}${waitedFor(leftAtStart)}`, error);
     }
     return outOfTime(index, action, selector, budget, error);
   }
@@ -146,7 +157,7 @@ function failureOf(
  */
 async function withFrameHint(page: Page, failure: ActionError, captureMs: number): Promise<ActionError> {
   const { index, type, selector } = failure;
-  if (type !== 'wait' || selector === undefined || !failure.message.endsWith(WAIT_NO_MATCH) || page.isClosed()) {
+  if (type !== 'wait' || selector === undefined || !failure.message.includes(WAIT_NO_MATCH) || page.isClosed()) {
     return failure;
   }
   const found = noMatch(page, selector, true);
@@ -289,6 +300,8 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
 interface Budget {
   timeoutMs: number;
   loadMs?: number;
+  /** The load never finished (`loadUnfinished`). */
+  unfinished: boolean;
 }
 
 /** The page's load took more of the timeout than it left the actions: that, not an action, is what ran out. */
@@ -307,9 +320,13 @@ function outOfTime(index: number, action: Action, selector: string | undefined, 
   const waitAlone = waits !== undefined && waits > budget.timeoutMs + (budget.loadMs ?? 0);
   if (starved(budget) && !waitAlone) {
     const left = timeoutMs < NO_TIME_MS ? 'no time' : `${timeoutMs} ms`;
-    message =
-      `Actions ran out of time at ${at}: the page's load (and the waits before the actions) took ` +
-      `${Math.round(budget.loadMs!)} ms of the timeout, leaving the actions ${left}; raise \`timeout\`.`;
+    message = budget.unfinished
+      ? `Actions ran out of time at ${at}: the page never finished loading (its DOMContentLoaded had not come ` +
+        `after ${Math.round(budget.loadMs!)} ms, when the load was given up to capture the page as shown), ` +
+        `leaving the actions ${left}; a longer \`timeout\` gives such a load longer too. Without the actions the ` +
+        'page is captured as shown (formats: screenshot for its picture).'
+      : `Actions ran out of time at ${at}: the page's load (and the waits before the actions) took ` +
+        `${Math.round(budget.loadMs!)} ms of the timeout, leaving the actions ${left}; raise \`timeout\`.`;
   } else {
     message += waits === undefined ? '.' : `: it waits ${waits} ms, longer than the time left (raise the timeout).`;
   }

@@ -163,6 +163,13 @@ export interface RunActionsOptions {
    * @default undefined (not told)
    */
   loadMs?: number;
+  /**
+   * The page's load never finished (its DOMContentLoaded never came: a script or stylesheet it waits for never
+   * arrives) and was given up to capture the page as shown: a load that left the actions no time is then told so,
+   * since a longer timeout gives such a load longer too.
+   * @default false
+   */
+  loadUnfinished?: boolean;
   /** Aborts the run between and during actions. */
   signal?: AbortSignal;
   /**

@@ -20,26 +20,43 @@ export class PageTooLargeError extends Error {
  * The document as `page.content()` serialises it (each top-level node, the root element by its `outerHTML`), except
  * that open shadow roots are flattened into it: a host's shadow tree stands in for its children, each `<slot>` replaced
  * by the nodes assigned to it (or its fallback content), as the page is shown. Without that, a page built of web
- * components came out as its empty hosts. The flat copy is built in an inert document (no custom element is
- * upgraded, no script runs, nothing loads), and only when the page has a shadow root; closed roots stay out of reach.
+ * components came out as its empty hosts. The same way, an `<iframe>` whose document the page can reach (same
+ * origin, `srcdoc`) and that is shown is replaced by a `<div data-original-tag="iframe">` keeping its attributes and
+ * holding its document's body, as Firecrawl's browser does (v2's `includeTags: ['iframe']` selects that div); a
+ * cross-origin frame stays an `<iframe>`. The flat copy is built in an inert document (no custom element is
+ * upgraded, no script runs, nothing loads), and only when the page has a shadow root or such a frame; closed roots
+ * stay out of reach.
  */
 const SERIALIZE = `() => {
+  const frameBody = (node) => {
+    if (node.localName !== 'iframe' || node.getClientRects().length === 0) return null;
+    try { return node.contentDocument?.body ?? null; } catch { return null; }
+  };
   const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
-  let shadowed = false;
-  while (!shadowed && walker.nextNode()) shadowed = walker.currentNode.shadowRoot != null;
+  let flatten = false;
+  while (!flatten && walker.nextNode()) {
+    flatten = walker.currentNode.shadowRoot != null || frameBody(walker.currentNode) != null;
+  }
   let flat;
-  if (shadowed) {
+  if (flatten) {
     const inert = document.implementation.createHTMLDocument('');
     const copy = (node) => {
       if (node.nodeType !== 1 || node.localName === 'template') return inert.importNode(node, true);
-      const out = inert.importNode(node, false);
+      const body = frameBody(node);
+      let out;
+      if (body) {
+        out = inert.createElement('div');
+        for (const a of node.attributes) if (a.name !== 'srcdoc') out.setAttribute(a.name, a.value);
+        out.setAttribute('data-original-tag', 'iframe');
+      } else out = inert.importNode(node, false);
       const add = (child) => {
-        if (child.nodeType === 1 && child.localName === 'slot' && child.getRootNode() instanceof ShadowRoot) {
+        // A slot of a shadow tree (its root a fragment, the ShadowRoot of whichever frame's realm).
+        if (child.nodeType === 1 && child.localName === 'slot' && child.getRootNode().nodeType === 11) {
           const assigned = child.assignedNodes({ flatten: true });
           for (const n of assigned.length ? assigned : child.childNodes) out.appendChild(copy(n));
         } else out.appendChild(copy(child));
       };
-      for (const child of (node.shadowRoot ?? node).childNodes) add(child);
+      for (const child of (body ?? node.shadowRoot ?? node).childNodes) add(child);
       return out;
     };
     flat = copy(document.documentElement);

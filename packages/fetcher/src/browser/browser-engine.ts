@@ -8,13 +8,15 @@ import { parseContentType } from '../http/content-type.js';
 import type { FetchResult } from '../http/types.js';
 import { redactUrl, type UrlPolicy } from '../policy/url-policy.js';
 import { loadAdBlocker, type AdBlocker } from './adblock.js';
-import { crashedError, type BrowserLease, type BrowserPool, type IsolatedPage } from './browser-pool.js';
+import type { BrowserLease, BrowserPool, IsolatedPage } from './browser-pool.js';
 import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
 import type { BrowserError } from './errors.js';
 import {
   browserLost,
+  crashedError,
   isBrowserLost,
+  type LoadClock,
   loadTooLong,
   MIN_RETRY_MS,
   normalizeLoadError,
@@ -102,16 +104,6 @@ export interface BrowserEngineSettings {
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
-/** One load's times, shared by its deadline's timer and the load itself. */
-interface LoadClock {
-  /** `Date.now()` when the load began. */
-  startedAt: number;
-  /** The timeout the caller set, which the messages of a deadline name. */
-  statedMs: number;
-  /** Ms from `startedAt` to the page's request, once the browser and its page were ready. */
-  readyMs?: number;
-}
-
 /** Loads pages in pooled Chromium: navigation, smart wait, actions, capture. */
 export class BrowserEngine {
   readonly #pool: BrowserPool;
@@ -140,7 +132,11 @@ export class BrowserEngine {
   }
 
   async #fetchOnce(request: BrowserFetchRequest, deadline: number): Promise<BrowserFetchResult> {
-    const clock: LoadClock = { startedAt: Date.now(), statedMs: request.statedTimeoutMs ?? request.timeoutMs };
+    const clock: LoadClock = {
+      startedAt: Date.now(),
+      statedMs: request.statedTimeoutMs ?? request.timeoutMs,
+      pagesAtOnce: this.#pool.maxConcurrentPages,
+    };
     const controller = new AbortController();
     const url = redactUrl(request.url);
     const timer = setTimeout(
@@ -148,7 +144,7 @@ export class BrowserEngine {
         controller.abort(
           // A proxy that took the connection and never answered is named, not the site alone.
           this.#pool.gate.silentUpstream(request.url, request.proxy, clock.statedMs) ??
-            loadTooLong(request.url, clock.statedMs, clock.readyMs),
+            loadTooLong(request.url, clock.statedMs, clock),
         ),
       Math.max(1, deadline - performance.now()),
     );
@@ -169,7 +165,7 @@ export class BrowserEngine {
     const adBlocker = request.blockAds ? loadAdBlocker(this.#settings.adblockLists) : undefined;
     adBlocker?.catch(() => undefined);
     try {
-      lease = await this.#pool.acquire(controller.signal);
+      lease = await this.#pool.acquire(controller.signal, () => (clock.slotMs = Date.now() - clock.startedAt));
       const acquired = lease;
       if (acquired.browser.connected) acquired.browser.once('disconnected', onDisconnected);
       else onDisconnected();
@@ -217,6 +213,11 @@ export class BrowserEngine {
         request.screenshot === undefined && !request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf'),
       ...(adBlocker ? { adBlocker: await adBlocker } : {}),
       ...(request.serve ? { serve: request.serve } : {}),
+      // The user agent goes to every host: it is the browser's own (emulation), not a header the page adds.
+      siteHeaders: {
+        names: Object.keys(request.headers ?? {}).filter((n) => !/^user-agent$/i.test(n)),
+        host: target.hostname,
+      },
     });
     await Promise.all([prepareForRequest(page, session, lease, request, target), gate.attach(page)]);
     const network = new NetworkMonitor(page);
@@ -278,7 +279,7 @@ export class BrowserEngine {
           networkGate.silentUpstream(last, request.proxy, statedMs) ??
           (request.waitFor > 0
             ? waitForTooLong(request, statedMs, remaining() - reserveMs, true)
-            : loadTooLong(request.url, statedMs, clock.readyMs, error))
+            : loadTooLong(request.url, statedMs, clock, error))
         );
       }
       if (!timedOut) throw failedNavigation(error)!;
@@ -317,6 +318,7 @@ export class BrowserEngine {
       actions = await runActions(page, request.actions, {
         timeoutMs: Math.max(1, remaining() - reserveMs),
         loadMs: request.timeoutMs - remaining(),
+        loadUnfinished: domNeverLoaded,
         // The page's picture on a failure comes out of the capture's reserve, leaving room for the error to return.
         failureCaptureMs: request.actionFailureScreenshot === false ? 0 : reserveMs / 2,
         maxScrapeChars: this.#settings.maxContentChars,

@@ -5,7 +5,8 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { FetchError } from '../errors.js';
 import type { UrlPolicy } from '../policy/url-policy.js';
 import { resolveChromiumPath } from './chromium-path.js';
-import { BrowserError, isBrowserError } from './errors.js';
+import type { BrowserError } from './errors.js';
+import { isBrowserError } from './errors.js';
 import { connectBrowser, describeEndpoint, disconnectBrowser } from './connect.js';
 import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
 import { NetworkGate, type GateRoute, type SpareProxy } from './network-gate.js';
@@ -174,14 +175,21 @@ export class BrowserPool {
     };
   }
 
+  /** Pages open at once (`maxConcurrentPages`): a request past them waits for one to close. */
+  get maxConcurrentPages(): number {
+    return this.#options.maxConcurrentPages;
+  }
+
   /**
-   * Waits for a page slot, then returns the current browser (starting one if needed).
+   * Waits for a page slot (`onSlot` is called once it has one), then returns the current browser (starting one if
+   * needed).
    * @throws BrowserError `BROWSER_NOT_FOUND` / `BROWSER_LAUNCH_FAILED` / `BROWSER_CONNECT_FAILED`; `signal.reason`
    * when it aborts first.
    */
-  async acquire(signal?: AbortSignal): Promise<BrowserLease> {
+  async acquire(signal?: AbortSignal, onSlot?: () => void): Promise<BrowserLease> {
     this.#assertOpen();
     await this.#semaphore.acquire(signal);
+    onSlot?.();
     let slot: Slot;
     try {
       this.#assertOpen();
@@ -385,13 +393,4 @@ async function isolatedPage(browser: Browser, proxyServer: string, closed?: () =
     await context.close().catch(() => undefined);
     throw error;
   }
-}
-
-/** Re-exported for the engine: a lease whose browser died turns errors into `BROWSER_CRASHED`. */
-export function crashedError(url: string, cause: unknown, endpoint?: string): BrowserError {
-  const message =
-    endpoint === undefined
-      ? `Chromium or the page's renderer crashed while loading ${url}.`
-      : `The connection to the browser at ${endpoint} (browser.wsEndpoint) was lost while loading ${url}.`;
-  return new BrowserError('BROWSER_CRASHED', message, { url, cause });
 }

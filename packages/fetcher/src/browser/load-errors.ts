@@ -2,8 +2,8 @@ import { isActionError } from '@crawlkit/actions';
 
 import { FetchError, isFetchError } from '../errors.js';
 import { redactUrl } from '../policy/url-policy.js';
-import { crashedError, type BrowserLease } from './browser-pool.js';
-import { isBrowserError, type BrowserError } from './errors.js';
+import type { BrowserLease } from './browser-pool.js';
+import { BrowserError, isBrowserError } from './errors.js';
 
 /** Least time left for loading a page again after its browser went away (a launch takes about a second). */
 export const MIN_RETRY_MS = 2_000;
@@ -69,17 +69,69 @@ export function waitForTooLong(
   });
 }
 
+/** Where a browser load's time went before its request, for the message of its timeout. */
+export interface LoadTiming {
+  /** Ms from the load's start until it had one of the browser's page slots; absent while it still waited for one. */
+  slotMs?: number;
+  /** Ms from the load's start until its page's request went out; absent when it never did. */
+  readyMs?: number;
+  /** The browser's page slots (`browser.maxConcurrentPages`). */
+  pagesAtOnce: number;
+}
+
+/** One load's times, shared by its deadline's timer and the load itself. */
+export interface LoadClock extends LoadTiming {
+  /** `Date.now()` when the load began. */
+  startedAt: number;
+  /** The timeout the caller set, which the messages of a deadline name. */
+  statedMs: number;
+}
+
+/** A wait for a page slot shorter than this is not told (a slot free at once still takes a turn of the loop). */
+const TOLD_SLOT_WAIT_MS = 100;
+
 /**
- * A page load past its time that nothing names better (a silent proxy is named instead): how long the browser's page
- * took to be ready for the request (`readyMs`), or that the time ran out before it was, and what to raise.
+ * A page load past its time that nothing names better (a silent proxy is named instead): that the time ran out while
+ * every browser page was busy with other requests (a batch of more pages than `browser.maxConcurrentPages`, each
+ * waiting its turn within its own timeout), or how long the browser's page took to be ready for the request and how
+ * much of that was the wait for a free page, and what to change.
  */
-export function loadTooLong(url: string, timeoutMs: number, readyMs: number | undefined, cause?: unknown): FetchError {
+export function loadTooLong(url: string, timeoutMs: number, timing: LoadTiming, cause?: unknown): FetchError {
   const safeUrl = redactUrl(url);
   const head = `Loading ${safeUrl} in the browser took longer than the ${timeoutMs} ms timeout allows`;
-  const message =
-    readyMs === undefined
-      ? `${head}, before the page's request could be sent: the browser and its page were not ready yet (a busy ` +
-        'machine, or a browser starting). Raise timeout.'
-      : `${head} (its browser page was ready after ${Math.round(readyMs)} ms): raise timeout.`;
+  const n = timing.pagesAtOnce;
+  const busy =
+    n === 1
+      ? 'the one browser page (browser.maxConcurrentPages) was busy'
+      : `all ${n} browser pages (browser.maxConcurrentPages) were busy`;
+  const fewer =
+    "scrape fewer pages at once (concurrency, a batch's or crawl's maxConcurrency), raise " +
+    'browser.maxConcurrentPages, or raise timeout.';
+  const { slotMs, readyMs } = timing;
+  const waited = slotMs !== undefined && slotMs >= TOLD_SLOT_WAIT_MS ? Math.round(slotMs) : undefined;
+  let message: string;
+  if (slotMs === undefined) {
+    message = `${head} waiting for a browser page: ${busy} with other pages until then. S${fewer.slice(1)}`;
+  } else if (readyMs === undefined) {
+    message = waited
+      ? `${head}, before the page's request could be sent: it waited ${waited} ms for a free browser page ` +
+        `(browser.maxConcurrentPages: ${n}), and its page was not ready yet after that. S${fewer.slice(1)}`
+      : `${head}, before the page's request could be sent: the browser and its page were not ready yet (a busy ` +
+        'machine, or a browser starting). Raise timeout.';
+  } else {
+    message =
+      `${head} (its browser page was ready after ${Math.round(readyMs)} ms` +
+      `${waited ? `, ${waited} ms of them waiting for a free one (browser.maxConcurrentPages: ${n})` : ''}): ` +
+      (waited ? fewer : 'raise timeout.');
+  }
   return new FetchError('SCRAPE_TIMEOUT', message, { url: safeUrl, ...(cause === undefined ? {} : { cause }) });
+}
+
+/** The error of a page whose browser or renderer crashed (or whose connection to `wsEndpoint` was lost). */
+export function crashedError(url: string, cause: unknown, endpoint?: string): BrowserError {
+  const message =
+    endpoint === undefined
+      ? `Chromium or the page's renderer crashed while loading ${url}.`
+      : `The connection to the browser at ${endpoint} (browser.wsEndpoint) was lost while loading ${url}.`;
+  return new BrowserError('BROWSER_CRASHED', message, { url, cause });
 }

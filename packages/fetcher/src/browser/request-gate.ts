@@ -22,7 +22,16 @@ export interface RequestGateSettings {
   serve?: RecordedSource;
   /** Redirects a main-frame navigation may follow (`http.limits.maxRedirects`). @default Chromium's own limit */
   maxRedirects?: number;
+  /**
+   * The request's own `headers` (cookies, `Authorization`), which the page sends with every request: they are taken
+   * off the requests to any other host than the scraped page's (`www.` aside), so that a page's CDNs, analytics and
+   * ads never get them. @default none
+   */
+  siteHeaders?: { names: readonly string[]; host: string };
 }
+
+/** A host name without a leading `www.`: `example.com` and `www.example.com` are one site for the request's headers. */
+const siteOf = (host: string) => host.toLowerCase().replace(/^www\./, '');
 
 /** Why a request was refused. */
 export type BlockReason = 'policy' | 'ad' | 'resource-type';
@@ -111,11 +120,24 @@ export class RequestGate {
       } else if (this.#settings.serve && parsed && !PASS_SCHEMES.has(parsed.protocol)) {
         await this.#serve(request, this.#settings.serve, isMainDocument);
       } else {
-        await request.continue();
+        await request.continue(this.#withoutSiteHeaders(request, parsed));
       }
     } catch {
       // The page closed or the request was cancelled meanwhile.
     }
+  }
+
+  /** The overrides of a request to another host than the page's: its headers without the request's own. */
+  #withoutSiteHeaders(request: HTTPRequest, url: URL | undefined): { headers: Record<string, string> } | undefined {
+    const own = this.#settings.siteHeaders;
+    if (!own?.names.length || !url || PASS_SCHEMES.has(url.protocol) || siteOf(url.hostname) === siteOf(own.host)) {
+      return undefined;
+    }
+    const names = new Set(own.names.map((n) => n.toLowerCase()));
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers()))
+      if (!names.has(name.toLowerCase())) headers[name] = value;
+    return { headers };
   }
 
   /** Answers `request` from the recordings; a URL not recorded fails it (the page's navigation with its error). */

@@ -38,6 +38,14 @@ const PAGES: Record<string, string> = {
   // A tag manager's deferred script from a host that never answers: DOMContentLoaded waits for it forever.
   '/stuck-tag': `<h1>Opening hours</h1><p>Monday to Friday 9:00 to 18:00, Saturday 10:00 to 14:00.</p>
     <script defer src="/never-answers.js"></script>`,
+  // An app that shows "Loading…" and renders its view 1.2 s later on a timer: the network and the DOM are quiet
+  // meanwhile.
+  '/late-view': `<div id="root"><p class="loading">Loading…</p></div>
+    <script>setTimeout(() => { document.getElementById('root').innerHTML = '<h2>Order history</h2><p>' +
+      ['Three', 'orders', 'were', 'shipped', 'to', 'Lisbon'].join(' ') + ' this month, the last on Tuesday.</p>'; }, 1200);
+    </script>`,
+  // The same app whose view never comes.
+  '/forever-loading': `<div id="root"><div class="spinner"></div><p>Loading…</p></div><script>void 0;</script>`,
   // A dashboard that asks for its status every 200 ms, for as long as it is open.
   '/polling': `<h1>Build status</h1><p id="status">All green.</p><input id="filter"><button id="go">Go</button>
     <script>setInterval(() => fetch('/status.json'), 200);</script>`,
@@ -103,6 +111,20 @@ describe('smart wait', () => {
     expect(performance.now() - started).toBeGreaterThan(1_000);
   }, 45_000);
 
+  it('tells actions that a page whose DOMContentLoaded never comes left no time, not to raise the timeout', async () => {
+    const error = await fetcher
+      .fetch({ url: `${base}/stuck-tag`, engine: 'browser', timeoutMs: 6_000, actions: [{ type: 'screenshot' }] })
+      .catch((e: unknown) => e);
+    // Before: '… the page's load (and the waits before the actions) took 4800 ms of the timeout, leaving the actions
+    // no time; raise `timeout`.', though any timeout went to the load just the same.
+    expect(error).toMatchObject({
+      code: 'SCRAPE_TIMEOUT',
+      message: expect.stringMatching(
+        /^Actions ran out of time at action 0 \(screenshot\): the page never finished loading \(its DOMContentLoaded had not come after \d+ ms, when the load was given up to capture the page as shown\), leaving the actions (?:no time|\d+ ms); a longer `timeout` gives such a load longer too\. Without the actions the page is captured as shown \(formats: screenshot for its picture\)\.$/,
+      ),
+    });
+  }, 30_000);
+
   it('answers a page that never answers as a timeout that says what to raise and where the time went', async () => {
     const error = await fetcher
       .fetch({ url: `${base}/never-answers.js`, engine: 'browser', timeoutMs: 2_000 })
@@ -114,6 +136,20 @@ describe('smart wait', () => {
         /^Loading \S+ in the browser took longer than the 2000 ms timeout allows \(its browser page was ready after \d+ ms\): raise timeout\.$/,
       ),
     });
+  }, 20_000);
+
+  it('waits while the page shows only a loading placeholder, not capturing "Loading…"', async () => {
+    const result = await fetcher.fetch({ url: `${base}/late-view`, engine: 'browser' });
+    // Before: the network and the DOM went quiet after ~0.8 s and the page was captured as "Loading…".
+    expect(result.text).toContain('Three orders were shipped to Lisbon');
+    expect(result.warnings ?? []).not.toContain(NOT_SETTLED_WARNING);
+  }, 20_000);
+
+  it("captures a placeholder that never goes away at the wait's cap, said to be still loading", async () => {
+    const result = await fetcher.fetch({ url: `${base}/forever-loading`, engine: 'browser' });
+    expect(result.text).toContain('Loading…');
+    expect(result.warnings).toContain(NOT_SETTLED_WARNING);
+    expect(NOT_SETTLED_WARNING).toContain('loading placeholder');
   }, 20_000);
 
   it('still waits while what is shown changes (display toggled)', async () => {

@@ -1,6 +1,7 @@
 import { withinBudget } from '@crawlkit/options/within-budget';
 import type { Page } from 'puppeteer-core';
 
+import { showsLoadingPlaceholder } from '../render/judge.js';
 import { withoutFragment } from '../url-fragment.js';
 
 /** Global the mutation observer writes to (performance.now() of the last DOM change). */
@@ -94,9 +95,31 @@ export class NetworkMonitor {
   }
 }
 
+/** Pages with more elements than this are not read for a placeholder: their content is there (and reading costs). */
+const PLACEHOLDER_MAX_ELEMENTS = 3_000;
+
 /**
- * Waits until the network and the DOM are both idle, or `maxMs` passes, whichever is first (never an error: a
- * page that never settles is captured as it is). Returns whether the page settled.
+ * Whether the page, quiet, still shows only a loading placeholder (`showsLoadingPlaceholder`): an app that renders
+ * its content on a timer, or after a request it made before the network went quiet, shows "Loading…" until then.
+ * Asked within `budgetMs`; a page that does not answer in time is taken as not showing one.
+ */
+async function stillPlaceholder(page: Page, budgetMs: number): Promise<boolean> {
+  const html = page
+    .evaluate(
+      `document.getElementsByTagName('*').length > ${PLACEHOLDER_MAX_ELEMENTS} ? null : document.documentElement.outerHTML`,
+    )
+    .then(
+      (v) => (typeof v === 'string' ? v : null),
+      () => null,
+    );
+  const shown = await withinBudget(html, budgetMs, () => null);
+  return shown !== null && showsLoadingPlaceholder(shown);
+}
+
+/**
+ * Waits until the network and the DOM are both idle and the page shows more than a loading placeholder, or `maxMs`
+ * passes, whichever is first (never an error: a page that never settles is captured as it is). Returns whether the
+ * page settled.
  */
 export async function smartWait(
   page: Page,
@@ -123,7 +146,7 @@ export async function smartWait(
         () => Number.POSITIVE_INFINITY,
       );
       const sinceMutation = await withinBudget(asked, left(), () => Number.NaN);
-      if (sinceMutation >= domIdleMs) return true;
+      if (sinceMutation >= domIdleMs && !(await stillPlaceholder(page, left()))) return true;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(pollMs, left()))));
   }

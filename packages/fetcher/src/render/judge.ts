@@ -152,8 +152,8 @@ export function judgeRendering(page: JudgedPage, { countAll = true }: JudgeOptio
 
   const routed = isRouteFragment(fragmentOf(page.url));
   const signals = pageSignals(html, countAll || routed ? {} : { enoughContent: SETTLED_CONTENT });
-  const wall = signals.noscriptText !== '' && NOSCRIPT_WALL.test(signals.noscriptText);
-  const content = signals.contentChars + (wall ? 0 : signals.noscriptText.length);
+  const wall = isNoscriptWall(signals);
+  const content = contentOf(signals);
   const verdict = (reason?: string): RenderVerdict =>
     reason ? { reason, contentChars: content } : { contentChars: content };
   const scripted = signals.scripts > 0;
@@ -165,7 +165,7 @@ export function judgeRendering(page: JudgedPage, { countAll = true }: JudgeOptio
     const missing = missingHydrationChars(signals);
     if (missing >= LIMITS.hydration && missing >= 2 * content) return verdict('js-required:hydration');
   }
-  if (scripted && signals.placeholders > 0 && content < LIMITS.placeholder) return verdict('js-required:placeholder');
+  if (scripted && placeholderOnly(signals, content)) return verdict('js-required:placeholder');
   if (scripted && signals.textChars + signals.noscriptText.length < LIMITS.scriptOnly) {
     return verdict('js-required:script-only');
   }
@@ -176,6 +176,31 @@ export function judgeRendering(page: JudgedPage, { countAll = true }: JudgeOptio
     return verdict('js-required:meta-refresh');
   }
   return verdict();
+}
+
+function isNoscriptWall(signals: PageSignals): boolean {
+  return signals.noscriptText !== '' && NOSCRIPT_WALL.test(signals.noscriptText);
+}
+
+/** The page's content: its main-content candidate, plus the text of a `<noscript>` that is not a JavaScript wall. */
+function contentOf(signals: PageSignals): number {
+  return signals.contentChars + (isNoscriptWall(signals) ? 0 : signals.noscriptText.length);
+}
+
+/** Loading placeholders next to under 500 characters of content: the page says it is still loading its content. */
+function placeholderOnly(signals: PageSignals, content: number): boolean {
+  return signals.placeholders > 0 && content < LIMITS.placeholder;
+}
+
+/**
+ * Whether a rendered page still shows only a loading placeholder ("Loading…", a skeleton or spinner, `aria-busy`)
+ * where its content will be: the `js-required:placeholder` rule applied to the DOM as shown. The browser's smart wait
+ * goes on waiting while it holds, so that an app which renders its content on a timer after its network went quiet
+ * is not captured as "Loading…". Reads the page up to the rule's 500 characters of content.
+ */
+export function showsLoadingPlaceholder(html: string): boolean {
+  const signals = pageSignals(html, { enoughContent: LIMITS.placeholder });
+  return placeholderOnly(signals, contentOf(signals));
 }
 
 /** Whether a refresh to `target` (as written in the page) leads away from `url` (a refresh to itself reloads it). */
