@@ -84,6 +84,21 @@ export interface PageRequest<V extends RenderVerdict = RenderVerdict> extends Om
    * @default false
    */
   checkEngines?: boolean;
+  /**
+   * Told when a browser load starts waiting for one of the browser's pages (`browser.maxConcurrentPages`) and when it
+   * has one. A caller that gives it keeps the clock of that wait (a wait for a shared page, no part of this one): the
+   * load's `timeoutMs` then counts from the page it got, not from the call.
+   * @default undefined (the wait counts against `timeoutMs`)
+   */
+  browserSlot?: BrowserSlotWait;
+}
+
+/** The hooks of `PageRequest.browserSlot`. */
+export interface BrowserSlotWait {
+  /** The load waits for a free browser page. */
+  waiting(): void;
+  /** It has one (or stopped waiting: aborted). */
+  acquired(): void;
 }
 
 /** A fetched page. */

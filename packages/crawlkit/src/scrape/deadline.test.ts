@@ -69,6 +69,21 @@ describe('Deadline', () => {
     deadline.clear();
   });
 
+  it('expires no page while its fetch waits for a browser page, and goes on with the time left after', async () => {
+    const deadline = new Deadline(40);
+    const slot = deadline.browserSlot();
+    slot.waiting();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(deadline.signal.aborted).toBe(false);
+    const got = performance.now();
+    slot.acquired();
+    await once(deadline.signal, 'abort');
+    // The time before the wait (none here) counted; the wait did not.
+    expect(performance.now() - got).toBeGreaterThanOrEqual(39);
+    expect(deadline.timedOut).toBe(true);
+    deadline.clear();
+  });
+
   it('ends at once, no timeout, when the caller aborts while a model task waits for a slot', () => {
     const caller = new AbortController();
     const deadline = new Deadline(60_000, caller.signal);

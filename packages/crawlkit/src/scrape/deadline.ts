@@ -1,3 +1,5 @@
+import type { BrowserSlotWait } from '@crawlkit/fetcher';
+
 import type { LlmProgress } from '../llm/llm-service.js';
 
 /** A model call answering: when it started, and the wait before its retry if it is in one. */
@@ -8,12 +10,13 @@ interface ModelCall {
 
 /**
  * A scrape's `timeout`: one timer for fetch, extraction and formats together, suspended while the scrape waits for its
- * host's slot and paused while its model tasks wait for the engine's `llm.concurrency` slots with none of them
- * answering (waits for a shared resource, no part of the page: one slot and a batch of forty pages lost most of them to
- * the timeout in the line, each page's own work fitting it many times). It knows where the scrape is, for the message
- * of its timeout: fetching, waiting for an extraction worker, extracting, or computing the formats after. A page that
- * waited its whole timeout in the extraction queue (every worker busy with other pages) is told so, not told that it is
- * too large.
+ * host's slot and paused while it waits for one of the browser's pages (`browser.maxConcurrentPages`) or its model
+ * tasks wait for the engine's `llm.concurrency` slots with none of them answering (waits for a shared resource, no part
+ * of the page: one slot and a batch of forty pages lost most of them to the timeout in the line, each page's own work
+ * fitting it many times; twenty browser pages at an 8 s timeout lost 14–17 to the four browser pages). It knows
+ * where the scrape is, for the message of its timeout: fetching, waiting for an extraction worker, extracting, or
+ * computing the formats after. A page that waited its whole timeout in the extraction queue (every worker busy with
+ * other pages) is told so, not told that it is too large.
  */
 export class Deadline {
   readonly timeoutMs: number;
@@ -42,6 +45,8 @@ export class Deadline {
   /** The page's model tasks waiting for a slot, and those answering with when each started. */
   readonly #modelWaits = new Set<object>();
   readonly #modelCalls = new Set<ModelCall>();
+  /** Whether the fetch waits for a browser page. */
+  #browserWait = false;
   /** What the model tasks were doing when the timer fired (they end, aborted, before the message is asked for). */
   #modelAtExpiry: string | undefined;
 
@@ -118,13 +123,13 @@ export class Deadline {
     return {
       queued: () => {
         this.#modelWaits.add(wait);
-        this.#pauseForModel();
+        this.#pauseForWaits();
       },
       running: () => {
         this.#modelWaits.delete(wait);
         call.since = Date.now();
         this.#modelCalls.add(call);
-        this.#pauseForModel();
+        this.#pauseForWaits();
       },
       retryWait: (waitMs, why) => {
         call.retry = { until: Date.now() + waitMs, waitMs, why };
@@ -132,18 +137,33 @@ export class Deadline {
       done: () => {
         this.#modelWaits.delete(wait);
         this.#modelCalls.delete(call);
-        this.#pauseForModel();
+        this.#pauseForWaits();
+      },
+    };
+  }
+
+  /** The fetch's hooks for its wait for a browser page (`PageRequest.browserSlot`): the clock stops meanwhile. */
+  browserSlot(): BrowserSlotWait {
+    return {
+      waiting: () => {
+        this.#browserWait = true;
+        this.#pauseForWaits();
+      },
+      acquired: () => {
+        this.#browserWait = false;
+        this.#pauseForWaits();
       },
     };
   }
 
   /**
-   * The clock stops while a model task of the page waits for a slot and none answers, and goes on, with the time left
-   * when it stopped, once one answers or none waits. A call that answers counts (a hung model still ends the page);
-   * the caller's abort ends a waiting page at once all the same (the signal follows it, timer or not).
+   * The clock stops while the fetch waits for a browser page, or while a model task of the page waits for a slot and
+   * none answers, and goes on, with the time left when it stopped, once the wait ends or a call answers. A call that
+   * answers counts (a hung model still ends the page); the caller's abort ends a waiting page at once all the same
+   * (the signal follows it, timer or not).
    */
-  #pauseForModel(): void {
-    const paused = this.#modelWaits.size > 0 && this.#modelCalls.size === 0;
+  #pauseForWaits(): void {
+    const paused = this.#browserWait || (this.#modelWaits.size > 0 && this.#modelCalls.size === 0);
     if (paused === (this.#pausedAt !== undefined) || this.#expired) return;
     const now = performance.now();
     if (paused) {

@@ -8,6 +8,8 @@ import { parseContentType } from '../http/content-type.js';
 import type { FetchResult } from '../http/types.js';
 import { redactUrl, type UrlPolicy } from '../policy/url-policy.js';
 import { loadAdBlocker, type AdBlocker } from './adblock.js';
+import type { BrowserSlotWait } from '../page.js';
+import { LoadTimer } from './load-timer.js';
 import type { BrowserLease, BrowserPool, IsolatedPage } from './browser-pool.js';
 import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
@@ -66,6 +68,8 @@ export interface BrowserFetchRequest {
    * on a new browser because its first one went away.
    */
   onRequestStart?: () => void;
+  /** The caller keeps the clock of the wait for a browser page (`PageRequest.browserSlot`). */
+  browserSlot?: BrowserSlotWait;
   /** Receives the document's and every sub-resource's exchange (bodies through CDP), before the result returns. */
   onExchange?: ExchangeSink;
   /** Serves every request of the page from recordings, with no network (replay). */
@@ -119,35 +123,31 @@ export class BrowserEngine {
    * ActionError (a failing action).
    */
   async fetch(request: BrowserFetchRequest): Promise<BrowserFetchResult> {
-    const deadline = performance.now() + request.timeoutMs;
+    const deadline = { at: performance.now() + request.timeoutMs };
     try {
       return await this.#fetchOnce(request, deadline);
     } catch (error) {
       // Chromium itself went away under the page (killed, or out of memory): the page is not at fault, and the pool
       // starts a new browser, so the page is loaded once more there. A renderer that crashed on this page is not.
       if (!isBrowserLost(error) || request.signal?.aborted) throw error;
-      if (deadline - performance.now() < MIN_RETRY_MS) throw error;
+      if (deadline.at - performance.now() < MIN_RETRY_MS) throw error;
       return this.#fetchOnce(request, deadline);
     }
   }
 
-  async #fetchOnce(request: BrowserFetchRequest, deadline: number): Promise<BrowserFetchResult> {
-    const clock: LoadClock = {
-      startedAt: Date.now(),
-      statedMs: request.statedTimeoutMs ?? request.timeoutMs,
-      pagesAtOnce: this.#pool.maxConcurrentPages,
-    };
+  async #fetchOnce(request: BrowserFetchRequest, deadline: { at: number }): Promise<BrowserFetchResult> {
     const controller = new AbortController();
     const url = redactUrl(request.url);
-    const timer = setTimeout(
-      () =>
-        controller.abort(
-          // A proxy that took the connection and never answered is named, not the site alone.
-          this.#pool.gate.silentUpstream(request.url, request.proxy, clock.statedMs) ??
-            loadTooLong(request.url, clock.statedMs, clock),
-        ),
-      Math.max(1, deadline - performance.now()),
+    const statedMs = request.statedTimeoutMs ?? request.timeoutMs;
+    const timing = { statedMs, pagesAtOnce: this.#pool.maxConcurrentPages, slot: request.browserSlot };
+    const timer = new LoadTimer(deadline, timing, () =>
+      controller.abort(
+        // A proxy that took the connection and never answered is named, not the site alone.
+        this.#pool.gate.silentUpstream(request.url, request.proxy, statedMs) ??
+          loadTooLong(request.url, statedMs, clock),
+      ),
     );
+    const clock = timer.clock;
     const onUserAbort = () =>
       controller.abort(
         new FetchError('ABORTED', `The request for ${url} was aborted.`, { url, cause: request.signal?.reason }),
@@ -165,7 +165,8 @@ export class BrowserEngine {
     const adBlocker = request.blockAds ? loadAdBlocker(this.#settings.adblockLists) : undefined;
     adBlocker?.catch(() => undefined);
     try {
-      lease = await this.#pool.acquire(controller.signal, () => (clock.slotMs = Date.now() - clock.startedAt));
+      timer.waiting();
+      lease = await this.#pool.acquire(controller.signal, timer.acquired);
       const acquired = lease;
       if (acquired.browser.connected) acquired.browser.once('disconnected', onDisconnected);
       else onDisconnected();
@@ -177,14 +178,14 @@ export class BrowserEngine {
         const { page, session } = opened;
         // A crashed renderer leaves every pending call hanging: fail the request at once instead.
         page.on('error', (crash) => controller.abort(crashedError(url, crash)));
-        return this.#load(page, session, acquired, request, deadline, clock, controller.signal, adBlocker);
+        return this.#load(page, session, acquired, request, deadline.at, clock, controller.signal, adBlocker);
       })();
       work.catch(() => undefined);
       return await raceAbort(work, controller.signal);
     } catch (error) {
       throw await normalizeLoadError(error, controller.signal, lease, request.url);
     } finally {
-      clearTimeout(timer);
+      timer.stop();
       request.signal?.removeEventListener('abort', onUserAbort);
       lease?.browser.off('disconnected', onDisconnected);
       if (opened) await opened.close();

@@ -28,6 +28,7 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
     waitFor: request.waitFor,
     blockAds: request.blockAds,
     proxy: request.proxy,
+    browserSlot: state.deadline.browserSlot(),
   };
   if (request.fastMode) page.renderIfNeeded = false;
   if (advice.hostNeeds) page.hostNeeds = advice.hostNeeds;
