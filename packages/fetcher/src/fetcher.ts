@@ -12,7 +12,7 @@ import { fetcherOptionsSchema } from './options.js';
 import { InvalidOptionError, parseOptions } from '@crawlkit/options';
 import { DEFAULT_TIMEOUT_MS, HttpEngine } from './http/http-engine.js';
 import type { FetchResult, HttpEngineOptions, HttpRequest } from './http/types.js';
-import type { EngineName, PageRequest, PageResult } from './page.js';
+import type { BrowserSlotWait, EngineName, PageRequest, PageResult } from './page.js';
 import type { UrlPolicy } from './policy/url-policy.js';
 import { ProxyRotation, type ProxyConfig } from './proxy-choice.js';
 import { judgeRendering, type RenderJudge, type RenderVerdict } from './render/judge.js';
@@ -169,11 +169,13 @@ export class Fetcher {
     if (this.#closed) throw new FetchError('FETCHER_CLOSED', 'This fetcher is closed.');
     const country = this.#country(request);
     const mode = request.proxy === 'enhanced' ? 'stealth' : (request.proxy ?? 'auto');
-    // One budget for every attempt (HTTP, its browser retry, the stealth retry): each gets what is left.
-    const deadline = performance.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    // One budget for every attempt (HTTP, its browser retry, the stealth retry): each gets what is left, less the
+    // waits for a browser page whose clock the caller keeps (`browserSlot`).
+    const budget = { at: performance.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS) };
+    if (request.browserSlot) request = { ...request, browserSlot: slotWaitsMoving(request.browserSlot, budget) };
 
     const firstPlan = this.#plan(mode === 'stealth' ? 'stealth' : 'basic', country);
-    const first = await this.#attempt(request, deadline, country, firstPlan);
+    const first = await this.#attempt(request, budget.at, country, firstPlan);
     if (mode !== 'auto' || !this.#autoStealth) return first;
     const blocked = blockedReason(first);
     if (!blocked) return first;
@@ -181,7 +183,7 @@ export class Fetcher {
     // A rate limit is about the address: asking again at once from the same one only adds to the site's load.
     if (blocked === 'blocked:429' && retry.proxy === firstPlan.proxy) return first;
     try {
-      const second = await this.#attempt(request, deadline, country, retry, blocked);
+      const second = await this.#attempt(request, budget.at, country, retry, blocked);
       return blockedReason(second) ? first : second;
     } catch (error) {
       if (isBrowserUnavailable(error)) return first;
@@ -266,4 +268,20 @@ export class Fetcher {
     }
     return result;
   }
+}
+
+/** `slot`, telling `budget` too: each wait for a browser page moves its end on by the wait. */
+function slotWaitsMoving(slot: BrowserSlotWait, budget: { at: number }): BrowserSlotWait {
+  let since: number | undefined;
+  return {
+    waiting: () => {
+      since = performance.now();
+      slot.waiting();
+    },
+    acquired: () => {
+      if (since !== undefined) budget.at += performance.now() - since;
+      since = undefined;
+      slot.acquired();
+    },
+  };
 }

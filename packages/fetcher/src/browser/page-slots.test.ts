@@ -20,6 +20,13 @@ const held: ServerResponse[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/wall') {
+      // A site that refuses a browser saying it is headless: the stealth retry of `proxy: 'auto'` gets in.
+      const headless = (req.headers['user-agent'] ?? '').includes('HeadlessChrome');
+      res.writeHead(headless ? 403 : 200, { 'content-type': 'text/html' });
+      res.end(headless ? '<h1>Denied</h1>' : '<h1>Welcome</h1><p>The page behind the wall.</p>');
+      return;
+    }
     if (req.url === '/held') {
       held.push(res);
       server.emit('held');
@@ -60,5 +67,30 @@ describe('browser page slots', () => {
     });
     for (const res of held.splice(0)) res.end('<p>Held page.</p>');
     await first;
+  }, 30_000);
+
+  it('gives a stealth retry the time its first attempt waited for a browser page, when the caller keeps that clock', async () => {
+    const heldRequest = once(server, 'held');
+    const first = fetcher.fetch({ url: `${base}/held`, engine: 'browser', timeoutMs: 60_000 });
+    first.catch(() => undefined);
+    await heldRequest; // the only page slot is taken
+    let waiting!: () => void;
+    const inLine = new Promise<void>((resolve) => (waiting = resolve));
+    const walled = fetcher.fetch({
+      url: `${base}/wall`,
+      engine: 'browser',
+      timeoutMs: 3_000,
+      browserSlot: { waiting: () => waiting(), acquired: () => undefined },
+    });
+    walled.catch(() => undefined);
+    await inLine;
+    // The wait in line outlasts the whole timeout: none of it is the page's.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    for (const res of held.splice(0)) res.end('<p>Held page.</p>');
+    await first;
+    // Before: the basic attempt (403) had the time, the stealth retry ~1 ms of the fetch's budget: SCRAPE_TIMEOUT.
+    const result = await walled;
+    expect(result).toMatchObject({ status: 200, engine: 'browser', engineReason: 'blocked:403' });
+    expect(result.text).toContain('The page behind the wall');
   }, 30_000);
 });
