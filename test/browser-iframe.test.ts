@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { useFixtureEngine } from './helpers/fixture-engine.ts';
 import { sendPage, startRouteSite } from './helpers/route-site.ts';
+import { expectInOrder } from './helpers/in-order.ts';
 import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
 
 const OUTER = `<h1>Opening hours</h1><p>Our shop in Porto, on the corner of Rua das Flores.</p>
@@ -38,17 +39,12 @@ describe('iframes in a browser scrape', () => {
     );
     const md = doc.markdown!;
     // Before: only the outer page's text; the frames' text was nowhere, without a word.
-    const order = [
+    expectInOrder(md, [
       'Our shop in Porto',
       '## This week',
       'Monday to Friday 9:00 to 19:00',
       'Parking is free for customers after 18:00.',
-    ].map((text) => md.indexOf(text));
-    expect(
-      order.every((at) => at >= 0),
-      md,
-    ).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    ]);
     expect(md).not.toContain('Tracking frame text');
     expect(doc.links).toContain(`${env.server.url}/holidays`);
   }, 30_000);
