@@ -12,10 +12,11 @@ import { fetcherOptionsSchema } from './options.js';
 import { InvalidOptionError, parseOptions } from '@crawlkit/options';
 import { DEFAULT_TIMEOUT_MS, HttpEngine } from './http/http-engine.js';
 import type { FetchResult, HttpEngineOptions, HttpRequest } from './http/types.js';
-import type { BrowserSlotWait, EngineName, PageRequest, PageResult } from './page.js';
+import type { EngineName, PageRequest, PageResult } from './page.js';
 import type { UrlPolicy } from './policy/url-policy.js';
 import { ProxyRotation, type ProxyConfig } from './proxy-choice.js';
 import { judgeRendering, type RenderJudge, type RenderVerdict } from './render/judge.js';
+import { slotWaitsMoving } from './slot-wait.js';
 
 export { NOT_SETTLED_WARNING } from './engines/not-settled.js';
 
@@ -268,20 +269,4 @@ export class Fetcher {
     }
     return result;
   }
-}
-
-/** `slot`, telling `budget` too: each wait for a browser page moves its end on by the wait. */
-function slotWaitsMoving(slot: BrowserSlotWait, budget: { at: number }): BrowserSlotWait {
-  let since: number | undefined;
-  return {
-    waiting: () => {
-      since = performance.now();
-      slot.waiting();
-    },
-    acquired: () => {
-      if (since !== undefined) budget.at += performance.now() - since;
-      since = undefined;
-      slot.acquired();
-    },
-  };
 }

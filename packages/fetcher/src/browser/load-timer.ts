@@ -1,4 +1,5 @@
 import type { BrowserSlotWait } from '../page.js';
+import { slotWaitsMoving } from '../slot-wait.js';
 import type { LoadClock } from './load-errors.js';
 
 /**
@@ -10,10 +11,10 @@ export class LoadTimer {
   /** The load's times, for the messages of its deadline. */
   readonly clock: LoadClock;
   readonly #deadline: { at: number };
+  /** The caller's hooks, moving `#deadline` on by the wait. */
   readonly #slot: BrowserSlotWait | undefined;
   readonly #onDue: () => void;
   #timer: NodeJS.Timeout | undefined;
-  #waitStart = 0;
   /** Whether the caller was told of a wait not ended yet. */
   #waiting = false;
 
@@ -28,14 +29,13 @@ export class LoadTimer {
   ) {
     this.clock = { startedAt: Date.now(), statedMs, pagesAtOnce };
     this.#deadline = deadline;
-    this.#slot = slot;
+    this.#slot = slot && slotWaitsMoving(slot, deadline);
     this.#onDue = onDue;
     if (!slot) this.#arm();
   }
 
   /** The load starts waiting for a browser page. */
   waiting(): void {
-    this.#waitStart = performance.now();
     if (!this.#slot) return;
     this.#waiting = true;
     this.#slot.waiting();
@@ -48,10 +48,9 @@ export class LoadTimer {
       return;
     }
     this.#waiting = false;
-    this.#deadline.at += performance.now() - this.#waitStart;
+    this.#slot.acquired();
     this.clock.startedAt = Date.now();
     this.clock.slotMs = 0;
-    this.#slot.acquired();
     this.#arm();
   };
 
