@@ -87,6 +87,8 @@ describe('crawlkit crawl', { timeout: 120_000 }, () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/completed: 1 page, 0 errors, 1 credit/);
     expect(result.stderr).toContain(`note: 1 page answered an HTTP error (404 ${site.server.url}/http/status/404)`);
+    // Its warning (no main content on an error page) is not listed again.
+    expect(result.stderr).not.toContain('came with a warning');
     const fine = await cli(['crawl', `${site.server.url}/cli/chain/0`, '--limit', '1']);
     expect(fine.stderr).not.toContain('HTTP error');
   });

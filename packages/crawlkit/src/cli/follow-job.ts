@@ -142,8 +142,9 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   try {
     for await (const document of engine.watch(id, { signal: ctx.signal })) {
       const { statusCode, sourceURL } = document.metadata;
+      // An error page's warning (most often: no main content on it) says less than its status, already named.
       if (statusCode >= 400) httpErrors.push(`${statusCode} ${sourceURL}`);
-      if (document.warning) warned.push(`${sourceURL}: ${withFlags(document.warning)}`);
+      else if (document.warning) warned.push(`${sourceURL}: ${withFlags(document.warning)}`);
       await delivery.next(document);
     }
   } catch (error) {
