@@ -216,6 +216,48 @@ describe('runActions', () => {
     ]);
   });
 
+  it('returns what JSON cannot hold as the nearest JSON, not as {} or "[object Object]"', async () => {
+    await open('/js/nav-target.html');
+    const results = await run([
+      { type: 'executeJavascript', script: "new Map([['a', 1], [2, new Set(['x', 'y'])]])" },
+      { type: 'executeJavascript', script: 'const o = { name: "loop", list: [1] }; o.self = o; o.list.push(o); o' },
+      { type: 'executeJavascript', script: 'const shared = { v: 1 }; [shared, shared]' },
+      {
+        type: 'executeJavascript',
+        script: "({ e: new TypeError('bad'), n: NaN, big: 10n, bytes: new Uint8Array([1, 2]) })",
+      },
+      {
+        type: 'executeJavascript',
+        script: '({ at: new Date(Date.UTC(2026, 0, 2)), gone: undefined, f: function named() {} })',
+      },
+    ]);
+    expect(results.javascriptReturns).toEqual([
+      {
+        type: 'object',
+        value: [
+          ['a', 1],
+          [2, ['x', 'y']],
+        ],
+      },
+      { type: 'object', value: { name: 'loop', list: [1, '[Circular]'], self: '[Circular]' } },
+      { type: 'object', value: [{ v: 1 }, { v: 1 }] },
+      { type: 'object', value: { e: { name: 'TypeError', message: 'bad' }, n: 'NaN', big: '10', bytes: [1, 2] } },
+      { type: 'object', value: { at: '2026-01-02T00:00:00.000Z', f: 'function named() {}' } },
+    ]);
+  });
+
+  it('refuses a value far over the size limit without writing it all', async () => {
+    await open('/js/nav-target.html');
+    const error = await runActions(
+      page,
+      [{ type: 'executeJavascript', script: 'Array.from({ length: 1e5 }, (_, i) => ({ i }))' }],
+      {
+        maxJavascriptReturnBytes: 1000,
+      },
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/more than the limit of 1000 bytes/);
+  });
+
   it('refuses a return value over the size limit, naming the action', async () => {
     await open('/js/nav-target.html');
     const error = await runActions(page, [{ type: 'executeJavascript', script: "'x'.repeat(5000)" }], {

@@ -116,7 +116,9 @@ export interface JavascriptReturn {
    */
   type: string;
   /**
-   * The value as JSON data (`undefined` becomes null; DOM elements their outer HTML; functions and symbols strings).
+   * The value as JSON data: `undefined` becomes null, and what JSON cannot hold the nearest JSON (DOM nodes their outer
+   * HTML; a `Map` its `[key, value]` entries; a `Set` or typed array an array; an `Error` `{ name, message }`; bigints,
+   * functions, symbols, `NaN` and `±Infinity` strings; a reference back to an enclosing object `"[Circular]"`).
    */
   value: unknown;
 }
