@@ -1,3 +1,4 @@
+import { setImmediate, setTimeout } from 'node:timers';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
