@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers';
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 

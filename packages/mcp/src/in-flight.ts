@@ -1,3 +1,5 @@
+import { clearTimeout, setTimeout } from 'node:timers';
+
 /**
  * The tool calls under way, so that closing the server waits for them to settle. Closing aborts each call's signal,
  * and a call then does its own ending: a firecrawl_crawl cancels the crawl it started (no agent ever learnt its id).

@@ -1,3 +1,5 @@
+import { clearTimeout, setTimeout } from 'node:timers';
+
 /**
  * `work`'s answer, or `late()`'s once `ms` have passed without one (what `late` throws is thrown): a wait that must
  * not outlast its time. The timer is cleared either way, so it never holds the process after; with `ms` not finite

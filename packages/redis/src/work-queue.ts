@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import { createHash, randomUUID } from 'node:crypto';
 
 import { Queue, Worker } from 'bullmq';

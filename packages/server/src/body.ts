@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import type { FastifyError, FastifyInstance } from 'fastify';
 
 import { v2Error } from './respond.js';

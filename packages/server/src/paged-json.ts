@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers';
 import { Readable } from 'node:stream';
 
 import type { FastifyReply } from 'fastify';

@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import type { AddressInfo } from 'node:net';
 
 import { toErrorResponse, type CallOptions } from 'crawlkit';

@@ -1,3 +1,4 @@
+import { clearInterval, setImmediate, setInterval } from 'node:timers';
 import type { Crawlkit, Document, ErrorResponse, JobStatusResponse, Logger } from 'crawlkit';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';

@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import type { JobKind } from '@crawlkit/store';
 
 import type { CrawlkitEvents } from '../events.js';

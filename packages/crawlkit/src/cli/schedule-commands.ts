@@ -3,6 +3,7 @@
  * schedule of that crawl and runs the store's schedules in the foreground, printing each run's changes;
  * `crawlkit schedules list|delete <id>|run [id]` manages them.
  */
+import { clearInterval, setInterval } from 'node:timers';
 import { isDeepStrictEqual } from 'node:util';
 
 import type { Command } from 'commander';

@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import { channel } from 'node:diagnostics_channel';
 import type { JudgedPage, JudgeOptions, RenderVerdict } from '@crawlkit/fetcher';
 import PQueue from 'p-queue';

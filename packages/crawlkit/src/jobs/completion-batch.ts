@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers';
 import type { Store, TaskCompletion, TaskOutcome } from '@crawlkit/store';
 
 interface Waiting {

@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { Delivery, JobKind, JobRecord, Store, TaskInput } from '@crawlkit/store';
 

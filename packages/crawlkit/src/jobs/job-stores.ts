@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import type { JobRecord, JobStatus, Store } from '@crawlkit/store';
 
 import { storedJobOf } from '../codec/records.js';

@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import type { JobRecord } from '@crawlkit/store';
 
 import { CLOSED_UNDER_CALL } from '../call-options.js';

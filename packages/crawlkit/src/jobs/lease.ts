@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 

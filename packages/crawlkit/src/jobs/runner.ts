@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import type { JobRecord, Store, Task } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';

@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers';
 import type { Task } from '@crawlkit/store';
 
 import { changeFeedCacheStage, changeFeedStage } from '../changes/change-stage.js';

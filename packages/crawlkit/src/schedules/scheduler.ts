@@ -5,6 +5,7 @@
  * no engine ran is due at the first look: it runs once, and the schedule then goes on from the first firing after now
  * (missed firings are not run one by one).
  */
+import { clearTimeout, setTimeout } from 'node:timers';
 import type { Delivery, Store, StoredSchedule } from '@crawlkit/store';
 
 import { scheduleCodec } from '../codec/records.js';

@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import type { BrowserSlotWait } from '@crawlkit/fetcher';
 
 import type { LlmProgress } from '../llm/llm-service.js';

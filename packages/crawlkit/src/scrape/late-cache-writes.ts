@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import { redactUrl } from '@crawlkit/fetcher';
 import type { TellWarning } from '../warning-codes.js';
 

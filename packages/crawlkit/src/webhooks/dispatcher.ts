@@ -1,3 +1,4 @@
+import { clearImmediate, clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import type { Delivery, Store } from '@crawlkit/store';
 
 import { openHeaders } from '../jobs/job-secrets.js';

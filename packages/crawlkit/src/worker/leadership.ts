@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import type { Coordination } from '@crawlkit/store';
 import type { TellWarning } from '../warning-codes.js';
 

@@ -1,3 +1,4 @@
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { randomUUID } from 'node:crypto';
 
 import { redactUrl } from '@crawlkit/fetcher';

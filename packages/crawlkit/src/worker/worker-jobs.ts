@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import type { BackendConnection, JobRecord, JobStatus, Store } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';

@@ -4,6 +4,7 @@
  * recognizer per thread (each extraction worker has its own), started on the first page to read and stopped after a
  * minute without work; a page that passes the deadline stops it (Tesseract cannot be interrupted otherwise).
  */
+import { clearTimeout, setTimeout } from 'node:timers';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 

@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import type { LookupFunction } from 'node:net';
 
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';

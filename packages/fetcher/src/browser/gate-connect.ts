@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import { Agent } from 'node:http';
 import { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';

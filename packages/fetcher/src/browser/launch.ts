@@ -1,3 +1,4 @@
+import { setImmediate, setTimeout } from 'node:timers';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { withinBudget } from '@crawlkit/options/within-budget';
 
 import { CHROMIUM_FLAGS, PROFILE_PREFIX } from './chromium-flags.js';
 import { BrowserError } from './errors.js';
+import { removeSocketDir } from './socket-dir.js';
 import { removeStaleProfiles } from './stale-profiles.js';
 
 /** A running Chromium and what is needed to take it down completely. */
@@ -278,5 +280,6 @@ export async function processesWithArgument(argument: string): Promise<number[]>
 }
 
 async function removeProfile(dir: string): Promise<void> {
+  await removeSocketDir(dir);
   await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
 }

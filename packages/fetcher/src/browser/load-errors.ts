@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers';
 import { isActionError } from '@crawlkit/actions';
 
 import { FetchError, isFetchError } from '../errors.js';

@@ -1,3 +1,4 @@
+import { clearTimeout, setTimeout } from 'node:timers';
 import type { BrowserSlotWait } from '../page.js';
 import { slotWaitsMoving } from '../slot-wait.js';
 import type { LoadClock } from './load-errors.js';

@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers';
 import { withinBudget } from '@crawlkit/options/within-budget';
 import type { Page } from 'puppeteer-core';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, utimes } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -57,8 +57,14 @@ it('removes the profiles of the old name format (no pid) once their Chromium is 
 it('removes a gone process’s profile of the current format at once, and keeps a live one’s', async () => {
   const dead = await deadPid();
   const gone = await profile(`${PREFIX}${dead}-a1B2c3`, 0);
+  // Its Chromium's SingletonSocket, in a directory of the temporary directory that the profile links to
+  const socketDir = join(dir, 'org.chromium.Chromium.g7H8i9');
+  await mkdir(socketDir);
+  await writeFile(join(socketDir, 'SingletonSocket'), '');
+  await symlink(join(socketDir, 'SingletonSocket'), join(gone, 'SingletonSocket'));
   const live = await profile(`${PREFIX}${process.pid}-d4E5f6`, UNOWNED_PROFILE_AGE_MS * 2);
   expect(await removeStaleProfiles(dir, PREFIX)).toBe(1);
   expect(existsSync(gone)).toBe(false);
+  expect(existsSync(socketDir)).toBe(false);
   expect(existsSync(live)).toBe(true);
 });

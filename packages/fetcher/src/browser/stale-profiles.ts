@@ -4,6 +4,8 @@ import { join } from 'node:path';
 
 import { isProcessGone } from '@crawlkit/options/process-gone';
 
+import { removeSocketDir } from './socket-dir.js';
+
 /**
  * How long a profile of the old name format (no pid, made by builds before 2026-12-01) must have gone unchanged before
  * it is removed without a lock: an older build still running on the machine makes its profile a moment before its
@@ -34,6 +36,7 @@ export async function removeStaleProfiles(dir: string, prefix: string): Promise<
     // A Chromium that outlived its owner (its owner was in another process namespace sharing this directory, or it
     // is still shutting down) holds the profile's lock naming its host and pid.
     if (await lockedByLiveChromium(profile)) continue;
+    await removeSocketDir(profile);
     await rm(profile, { recursive: true, force: true, maxRetries: 2, retryDelay: 50 })
       .then(() => removed++)
       .catch(() => undefined);

@@ -1,3 +1,4 @@
+import { clearInterval, setInterval } from 'node:timers';
 import type { BodyMeter } from './read-body.js';
 
 interface Watch {

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StoreBusyError, StoreCorruptError, StoreError, isStoreError, toError } from '../errors.js';
 import type { Lifecycle } from '../lifecycle.js';

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers';
 import { AUTO_PRUNE_LOW_WATERMARK, cachedAtRange, pageBytes, pageQualifies } from '../page-rules.js';
 import type { CachedPage, PageLookup, PageStore } from '../types.js';
 import type { SqliteDatabase } from './database.js';

@@ -5,12 +5,25 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseSearchQuery } from '../search/query.js';
 import { MAX_TEXT } from '../text-digest.js';
-import { DRAIN_BATCH, FTS_BATCH } from './search-backlog.js';
+import { DRAIN_BATCH, FTS_BATCH, idleTimer } from './search-backlog.js';
 import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-search-backlog-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
+
+/** Fakes the clock of the idle rule, whose timer is Node's own (see `idleTimer`), for `run`. */
+async function withFakeClock(run: () => Promise<void>): Promise<void> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  const real = { ...idleTimer };
+  Object.assign(idleTimer, { set: globalThis.setTimeout, clear: globalThis.clearTimeout });
+  try {
+    await run();
+  } finally {
+    Object.assign(idleTimer, real);
+    vi.useRealTimers();
+  }
+}
 
 /** Texts waiting for FTS5, and texts FTS5 holds (a size row each), read from the file by another connection. */
 function state(store: SqliteStore): { waiting: number; indexed: number } {
@@ -113,8 +126,7 @@ describe('the SQLite search backlog', () => {
 
   it('waits while texts keep coming: none is indexed until the writes pause for the idle time', async () => {
     // The clock is the test's: the idle rule is about time, and a loaded machine must not move it.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    try {
+    await withFakeClock(async () => {
       const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 200 });
       for (let i = 0; i < 30; i++) {
         await putPages(store, 1, i);
@@ -124,14 +136,11 @@ describe('the SQLite search backlog', () => {
       await vi.advanceTimersByTimeAsync(60);
       expect(state(store)).toEqual({ waiting: 0, indexed: 30 });
       await store.close();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('stops between batches when a new text arrives, and goes on once the writes pause again', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    try {
+    await withFakeClock(async () => {
       const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 200 });
       await putPages(store, 3 * FTS_BATCH);
       await vi.advanceTimersByTimeAsync(200); // idle: the first batch
@@ -143,9 +152,7 @@ describe('the SQLite search backlog', () => {
       await vi.advanceTimersByTimeAsync(10);
       expect(state(store)).toEqual({ waiting: 0, indexed: 3 * FTS_BATCH + 1 });
       await store.close();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('indexes what waits when the store closes, so the next process opens a complete index', async () => {

@@ -1,3 +1,4 @@
+import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import type { Lifecycle } from '../lifecycle.js';
 import { indexedText } from '../search/tokens.js';
 import type { SqliteDatabase } from './database.js';
@@ -70,6 +71,12 @@ export function flushUnindexed(db: SqliteDatabase, limit = -1, upTo?: number): b
  * Since the list is kept in the store's transactions, a killed process leaves nothing out of step: the next one to open
  * the store (or search it) writes what waits.
  */
+/**
+ * The idle writer's timer: Node's own, which a user's fake timers do not reach. Its tests, whose clock is their own,
+ * put the faked ones here.
+ */
+export const idleTimer = { set: setTimeout, clear: clearTimeout };
+
 export class SearchBacklog {
   readonly #db: SqliteDatabase;
   readonly #life: Lifecycle;
@@ -122,7 +129,7 @@ export class SearchBacklog {
   }
 
   close(): void {
-    clearTimeout(this.#timer);
+    idleTimer.clear(this.#timer);
     this.#timer = undefined;
     backlogs.delete(this.#db);
   }
@@ -133,7 +140,7 @@ export class SearchBacklog {
 
   #arm(ms: number): void {
     if (this.#timer) return;
-    this.#timer = setTimeout(() => this.#onTimer(), ms).unref();
+    this.#timer = idleTimer.set(() => this.#onTimer(), ms).unref();
   }
 
   #onTimer(): void {
