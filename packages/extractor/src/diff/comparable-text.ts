@@ -41,7 +41,8 @@ const TIMESTAMP_LABEL =
 
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
-const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\\.?,?';
+// Not a word's start: `months` is no Monday.
+const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?(?![a-z])\\.?,?';
 
 /** One amount of time in a relative time: `5 minutes`, `an hour`, `a few seconds`. */
 const RELATIVE_PART = '(?:\\d+|an?|one|a\\s+few)\\s+(?:second|sec|minute|min|hour|hr|day|week|month|year)s?';
@@ -57,7 +58,8 @@ const VOLATILE = [
   // 18:50, 6:50:52 pm, 18:50 UTC
   /\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[ap]\.?m\.?)?(?:\s*(?:utc|gmt|z|[a-z]{2,4}t|[+-]\d{2}:?\d{2}))?\b/gi,
   // 5 minutes ago, an hour ago, 2 hours, 5 minutes ago, 1 hour and 5 minutes ago, just now, yesterday, today
-  new RegExp(`\\b(?:${RELATIVE_PART}(?:\\s*,\\s*|\\s+)(?:and\\s+)?)*${RELATIVE_PART}\\s+ago\\b`, 'gi'),
+  // (at most 7 parts, years to seconds: unbounded, a long line of parts without "ago" took time quadratic in it)
+  new RegExp(`\\b(?:${RELATIVE_PART}(?:\\s*,\\s*|\\s+)(?:and\\s+)?){0,6}${RELATIVE_PART}\\s+ago\\b`, 'gi'),
   /\b(?:just\s+now|yesterday|today|moments?\s+ago)\b/gi,
   // Unix timestamps (10 or 13 digits)
   /\b\d{10}(?:\d{3})?\b/g,
