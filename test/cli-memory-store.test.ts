@@ -58,6 +58,24 @@ describe('crawlkit --store memory', { timeout: 60_000 }, () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  it('says a change-tracked scrape or crawl --changes forgets its history with the command', async () => {
+    const cwd = mkdtempSync(join(dir, 'run-'));
+    const tracked = ['scrape', `${site.url}/tides`, '-f', 'markdown,changeTracking'];
+    const forgotten = 'note: --store memory keeps no change history: the next run is all new again';
+    for (let run = 0; run < 2; run++) {
+      const scraped = await runCli([...tracked, '--store', 'memory'], { cwd });
+      expect(scraped).toMatchObject({ code: 0 });
+      expect(JSON.parse(scraped.stdout).changeTracking.changeStatus).toBe('new');
+      expect(scraped.stderr).toContain(forgotten);
+    }
+    const crawled = await runCli(['crawl', `${site.url}/`, '--changes', '--store', 'memory'], { cwd });
+    expect(crawled.stderr).toContain('first run of this lineage');
+    expect(crawled.stderr).toContain(forgotten);
+    // A store that keeps it says nothing of the kind; `--quiet` nothing at all.
+    expect((await runCli(tracked, { cwd })).stderr).not.toContain('keeps no change history');
+    expect((await runCli([...tracked, '--store', 'memory', '-q'], { cwd })).stderr).toBe('');
+  });
+
   it('takes ./memory for a directory of that name', async () => {
     const cwd = mkdtempSync(join(dir, 'run-'));
     expect((await runCli(['scrape', `${site.url}/tides`, '--store', './memory', '-q'], { cwd })).code).toBe(0);

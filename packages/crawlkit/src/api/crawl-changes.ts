@@ -1,4 +1,4 @@
-import { completedChanges, feedOf } from '../changes/change-feed.js';
+import { completedChanges, feedOf, feedUrl } from '../changes/change-feed.js';
 import { decodeDocument } from '../codec/records.js';
 import { jobAddress, parseJobReference } from '../jobs/job-address.js';
 import type { JobManager } from '../jobs/job-manager.js';
@@ -51,7 +51,7 @@ export async function getCrawlChanges(
     served += results.length;
     for (const { document } of results) {
       const { metadata } = decodeDocument(document);
-      if (metadata.crawlChange) data.push({ url: metadata.sourceURL, change: metadata.crawlChange });
+      if (metadata.crawlChange) data.push({ url: feedUrl(metadata), change: metadata.crawlChange });
     }
   }
   const room = skip + limit - served;

@@ -136,6 +136,15 @@ export interface Feed {
   pageKey(taskKey: string, sourceURL: string, url: string | undefined): string;
 }
 
+/**
+ * The URL a page goes by in a change feed and a monitor's check: the URL it ended at (`metadata.url`), as its key
+ * (`Feed.pageKey`). By the URL asked for, a page that began to redirect was `new` and `removed` under the same URL,
+ * and a schedule's webhook, whose event ids are derived from the URL, sent only one of the two.
+ */
+export function feedUrl(metadata: { sourceURL: string; url?: string | undefined }): string {
+  return metadata.url ?? metadata.sourceURL;
+}
+
 /** The lineage of a crawl job, when it has a change feed. */
 export function feedOf(job: JobRecord): Feed | undefined {
   if (job.kind !== 'crawl') return undefined;
@@ -175,8 +184,10 @@ export async function finishChangeFeed(store: Store, job: JobRecord, stored?: Fe
   for await (const page of storedPages(store, job.id, stored)) {
     const key = feed.pageKey(page.key, page.url, page.finalUrl);
     seen.add(key);
-    if (page.contentHash !== undefined && page.statusCode < 400) pages.set(key, [key, page.url, page.contentHash]);
-    else if (page.statusCode >= 400 && !pageGone(page.statusCode)) carried.push(key);
+    // Named by the URL it ended at, as its key: a page that moved is `removed` under the URL it had.
+    if (page.contentHash !== undefined && page.statusCode < 400) {
+      pages.set(key, [key, page.finalUrl ?? page.url, page.contentHash]);
+    } else if (page.statusCode >= 400 && !pageGone(page.statusCode)) carried.push(key);
   }
   // A page answering an error that says nothing of it keeps its last version: the page back is compared with that,
   // not `new` (on the day of a 500 it was `removed`, and `new` the day after).

@@ -2,7 +2,8 @@ import { DEFAULT_TIMEOUT_MS } from '@crawlkit/fetcher';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 
-import { addBodyFlags } from './body-flags.js';
+import { scrapeOptionsSchema } from '../v2/scrape-options.js';
+import { addBodyFlags, buildBody, type BodyCommand } from './body-flags.js';
 
 describe('the body flags in --help', () => {
   it("give --timeout's default, the engine's timeoutMs, on every command that takes it", () => {
@@ -10,5 +11,43 @@ describe('the body flags in --help', () => {
       const timeout = addBodyFlags(new Command(name), name).options.find((o) => o.long === '--timeout')!;
       expect(timeout.description, name).toContain(`default ${DEFAULT_TIMEOUT_MS}`);
     }
+  });
+});
+
+describe('--change-modes and --change-tag', () => {
+  function body(name: BodyCommand, args: string[], base: Record<string, unknown> = {}): Record<string, unknown> {
+    const command = addBodyFlags(new Command(name).exitOverride(), name);
+    command.parse(args, { from: 'user' });
+    return buildBody(command, name, base, {});
+  }
+
+  it('make the changeTracking of --format the object that asks for a diff in a history of its own', () => {
+    const scrape = body('scrape', [
+      '-f',
+      'markdown,changeTracking',
+      '--change-modes',
+      'git-diff',
+      '--change-tag',
+      'daily',
+    ]);
+    expect(scrape).toEqual({
+      formats: ['markdown', { type: 'changeTracking', modes: ['git-diff'], tag: 'daily' }],
+    });
+    // The API takes it as it is.
+    expect(scrapeOptionsSchema.safeParse(scrape).success).toBe(true);
+    expect(body('crawl', ['-f', 'markdown,changeTracking', '--change-modes', 'git-diff,json'])).toEqual({
+      scrapeOptions: { formats: ['markdown', { type: 'changeTracking', modes: ['git-diff', 'json'] }] },
+    });
+  });
+
+  it("keep what a --body gave the format (the json mode's schema), and are refused without the format", () => {
+    const schema = { type: 'object', properties: { price: { type: 'number' } } };
+    const base = { formats: ['markdown', { type: 'changeTracking', modes: ['json'], schema }] };
+    expect(body('batch', ['--change-tag', 'prices'], base)).toEqual({
+      formats: ['markdown', { type: 'changeTracking', modes: ['json'], schema, tag: 'prices' }],
+    });
+    expect(() => body('scrape', ['-f', 'markdown', '--change-modes', 'git-diff'])).toThrow(
+      /--change-modes and --change-tag describe the changeTracking format: add it to --format/,
+    );
   });
 });

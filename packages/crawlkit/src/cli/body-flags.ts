@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { Option, type Command } from 'commander';
 
+import { CHANGE_TRACKING_FLAGS, withChangeTracking } from './change-tracking-flags.js';
 import { CliError } from './errors.js';
 import { isLocalFile } from './local-file.js';
 import { PDF_MAX_PAGES_FLAG, pdfMaxPagesValue, withPdfMaxPages } from './pdf-pages.js';
@@ -38,9 +39,9 @@ const SCRAPE_FLAGS: BodyFlag[] = [
     key: 'formats',
     kind: 'list',
     description:
-      'formats, comma-separated: markdown, summary, html, rawHtml, links, images, screenshot, changeTracking, ' +
-      'branding, json (with --schema or --json-prompt, and a model); one prints as itself, several as the JSON of ' +
-      'the page',
+      'formats, comma-separated: markdown, summary, html, rawHtml, links, images, screenshot, changeTracking ' +
+      '(with markdown; --change-modes, --change-tag), branding, json (with --schema or --json-prompt, and a model); ' +
+      'one prints as itself, several as the JSON of the page',
   },
   { flags: '--only-main-content', key: 'onlyMainContent', kind: 'boolean', description: 'main content only (default)' },
   { flags: '--no-only-main-content', key: 'onlyMainContent', kind: 'boolean', description: 'keep header, nav, footer' },
@@ -82,12 +83,14 @@ const SCRAPE_FLAGS: BodyFlag[] = [
 
 /**
  * Format objects: the json format's, set in place of `json` in the formats (`--format json --schema @invoice.json`),
- * and the full-page screenshot's, in place of `screenshot` or added (as firecrawl-cli's flag).
+ * the full-page screenshot's, in place of `screenshot` or added (as firecrawl-cli's flag), and changeTracking's, in
+ * place of `changeTracking` (`--format markdown,changeTracking --change-modes git-diff --change-tag daily`).
  */
 const FORMAT_OBJECT_FLAGS = [
   { flags: '--schema <json>', description: 'JSON schema of the json format, inline or @file.json (needs a model)' },
   { flags: '--json-prompt <text>', description: 'what the json format extracts, in words (needs a model)' },
   { flags: '--full-page-screenshot', description: 'a screenshot of the whole page, not only the viewport' },
+  ...CHANGE_TRACKING_FLAGS,
 ];
 
 /** `record`, at the top level of every body (a crawl's too). */
@@ -241,15 +244,20 @@ export function readJsonArgument(text: string, what: string): unknown {
   }
 }
 
+/** A comma-separated list's items, trimmed, empty ones left out. */
+function listOf(text: string): string[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 function convert(flag: BodyFlag, value: unknown): unknown {
   switch (flag.kind) {
     case 'number':
       return coerceNumber(String(value));
     case 'list':
-      return String(value)
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
+      return listOf(String(value));
     case 'header':
       return parseHeaders(value as string[]);
     case 'json':
@@ -294,6 +302,7 @@ export function buildBody(
   }
   if (takesScrapeOptions(name)) {
     setJsonFormat(command, body, scrapeOptionsKey);
+    setChangeTrackingFormat(command, body, scrapeOptionsKey);
     if (command.getOptionValueSource('fullPageScreenshot') === 'cli') setFullPageScreenshot(body, scrapeOptionsKey);
     if (command.getOptionValueSource('pdfMaxPages') === 'cli') {
       const key = scrapeOptionsKey ? `${scrapeOptionsKey}.parsers` : 'parsers';
@@ -329,6 +338,18 @@ function setJsonFormat(command: Command, body: Record<string, unknown>, scrapeOp
     ...(prompt !== undefined ? { prompt } : {}),
   };
   setPath(body, formatsKey(scrapeOptionsKey), formats);
+}
+
+/** `--change-modes` and `--change-tag` (`change-tracking-flags.ts`), on the formats. */
+function setChangeTrackingFormat(
+  command: Command,
+  body: Record<string, unknown>,
+  scrapeOptionsKey: string | undefined,
+): void {
+  const given = (name: string) =>
+    command.getOptionValueSource(name) === 'cli' ? String(command.opts<Record<string, unknown>>()[name]) : undefined;
+  const formats = withChangeTracking(formatsOf(body, scrapeOptionsKey), given('changeModes'), given('changeTag'));
+  if (formats) setPath(body, formatsKey(scrapeOptionsKey), formats);
 }
 
 /** `--full-page-screenshot`: `{ type: 'screenshot', fullPage: true }` in place of `screenshot`, else added. */

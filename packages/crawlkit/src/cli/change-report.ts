@@ -31,3 +31,16 @@ export async function printChanges(ctx: CommandContext, id: string): Promise<voi
   ctx.note(`changes ${since}: ${ORDER.map((kind) => `${counts[kind]} ${kind}`).join(', ')}`);
   for (const line of listed) ctx.note(line);
 }
+
+/**
+ * Under `--store memory`, that what a change is told against is forgotten with the command: the next run compares
+ * with nothing, and every page is `new` again, run after run. For a command that ends after its run (`scrape`,
+ * `crawl --changes`), not a schedule's process, which keeps its history from run to run.
+ */
+export function noteForgottenHistory(ctx: CommandContext): void {
+  if (!ctx.inMemory) return;
+  ctx.note(
+    'note: --store memory keeps no change history: the next run is all new again; give a store directory ' +
+      '(--store DIR, default ./.crawlkit) to compare with this one',
+  );
+}

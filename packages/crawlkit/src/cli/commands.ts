@@ -5,7 +5,7 @@ import type { BatchScrapeRequestInput, CrawlRequestInput, MapRequestInput } from
 import type { ScrapeRequestInput } from '../v2/scrape-options.js';
 import type { ErrorResponse, JobStatusResponse } from '../v2/types.js';
 import { buildBody, buildUrlBody } from './body-flags.js';
-import { printChanges } from './change-report.js';
+import { noteForgottenHistory, printChanges } from './change-report.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
@@ -52,6 +52,7 @@ export async function scrapeCommand(ctx: CommandContext, url: string | undefined
   const { statusCode } = response.data.metadata;
   if (response.data.warning) ctx.note(`warning: ${withFlags(response.data.warning)}`);
   if (statusCode >= 400) ctx.note(`note: the page answered HTTP ${statusCode}`);
+  if (response.data.changeTracking) noteForgottenHistory(ctx);
   if (outDir) ctx.note(`written to ${ctx.options.out}`);
   if (response.data.metadata.warcFile) ctx.note(`recorded to ${response.data.metadata.warcFile}`);
   return EXIT.ok;
@@ -88,7 +89,10 @@ export async function crawlCommand(ctx: CommandContext, url: string | undefined,
   if (!started.success) return ctx.fail(started);
   noteStarted(ctx, 'crawl', started.id);
   const code = await followJob(ctx, { id: started.id, kind: 'crawl', command: 'crawl', input: String(body.url) });
-  if (code === EXIT.ok && (body.changes === true || body.tag !== undefined)) await printChanges(ctx, started.id);
+  if (code === EXIT.ok && (body.changes === true || body.tag !== undefined)) {
+    await printChanges(ctx, started.id);
+    noteForgottenHistory(ctx);
+  }
   if (body.record === true) await noteRecording(ctx, 'crawl', started.id);
   return code;
 }

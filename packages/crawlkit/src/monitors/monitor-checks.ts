@@ -6,7 +6,7 @@
 import type { Delivery, Store } from '@crawlkit/store';
 import { uuidV5 } from '../uuid-v5.js';
 
-import { completedChanges } from '../changes/change-feed.js';
+import { completedChanges, feedUrl } from '../changes/change-feed.js';
 import { pageGone } from '../scrape/page-status.js';
 import type { EngineContext } from '../context.js';
 import type { JobManager } from '../jobs/job-manager.js';
@@ -275,7 +275,7 @@ export async function feedPages(
       continue;
     }
     const diff = metadata.crawlChange === 'changed' ? doc.changeTracking?.diff : undefined;
-    const made = page(metadata.sourceURL, {
+    const made = page(feedUrl(metadata), {
       status: metadata.crawlChange,
       currentScrapeId: metadata.scrapeId ?? null,
       statusCode: metadata.statusCode,

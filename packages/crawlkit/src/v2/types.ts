@@ -204,7 +204,11 @@ export interface CrawlChangesResponse {
   status: 'scraping' | 'completed' | 'failed' | 'cancelled';
   /** The lineage's run compared against; null for a first run. Known once the crawl completed. */
   previousCrawlId?: string | null;
-  /** One entry per page: stored pages in completion order, then (once completed) the pages removed. */
+  /**
+   * One entry per page: stored pages in completion order, then (once completed) the pages removed. `url` is the URL
+   * the page ended at (a redirect's target): a page that began to redirect is `new` at its target and `removed` at
+   * its old URL.
+   */
   data: { url: string; change: CrawlChange }[];
   next?: string;
 }

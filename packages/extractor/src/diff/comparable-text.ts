@@ -6,8 +6,9 @@
  * 2. Query strings and fragments of image URLs are dropped (`![logo](/logo.png?v=1712)` → `![logo](/logo.png)`):
  *    cache busters and resizing parameters change on every deploy without the image changing.
  * 3. On lines that label a timestamp ("Last updated", "Modified", "Generated", "Rendered", "Retrieved", "As of",
- *    "Current time", "Page loaded"), dates, times, weekdays and relative times ("5 minutes ago", "just now") are
- *    dropped. Dates anywhere else are content (an event moved to another day is a change).
+ *    "Current time", "Page loaded"), dates, times, weekdays, relative times ("5 minutes ago", "2 hours, 5 minutes
+ *    ago", "just now") and the time the page took ("Page generated in 0.12 seconds") are dropped. Dates anywhere
+ *    else are content (an event moved to another day is a change).
  * 4. Whitespace is ignored: every run of spaces, tabs and line breaks counts as one space, and leading and trailing
  *    whitespace does not count. Re-wrapped paragraphs or re-padded tables are the same text.
  *
@@ -40,7 +41,11 @@ const TIMESTAMP_LABEL =
 
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
-const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\\.?,?';
+// Not a word's start: `months` is no Monday.
+const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?(?![a-z])\\.?,?';
+
+/** One amount of time in a relative time: `5 minutes`, `an hour`, `a few seconds`. */
+const RELATIVE_PART = '(?:\\d+|an?|one|a\\s+few)\\s+(?:second|sec|minute|min|hour|hr|day|week|month|year)s?';
 
 const VOLATILE = [
   // ISO 8601 date-times and dates: 2026-11-22T18:50:52.123Z, 2026-11-22
@@ -52,11 +57,14 @@ const VOLATILE = [
   new RegExp(`\\b${WEEKDAY}`, 'gi'),
   // 18:50, 6:50:52 pm, 18:50 UTC
   /\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[ap]\.?m\.?)?(?:\s*(?:utc|gmt|z|[a-z]{2,4}t|[+-]\d{2}:?\d{2}))?\b/gi,
-  // 5 minutes ago, an hour ago, just now, yesterday, today
-  /\b(?:\d+|an?|one|a\s+few)\s+(?:second|sec|minute|min|hour|hr|day|week|month|year)s?\s+ago\b/gi,
+  // 5 minutes ago, an hour ago, 2 hours, 5 minutes ago, 1 hour and 5 minutes ago, just now, yesterday, today
+  // (at most 7 parts, years to seconds: unbounded, a long line of parts without "ago" took time quadratic in it)
+  new RegExp(`\\b(?:${RELATIVE_PART}(?:\\s*,\\s*|\\s+)(?:and\\s+)?){0,6}${RELATIVE_PART}\\s+ago\\b`, 'gi'),
   /\b(?:just\s+now|yesterday|today|moments?\s+ago)\b/gi,
   // Unix timestamps (10 or 13 digits)
   /\b\d{10}(?:\d{3})?\b/g,
+  // the time the page took: "Page generated in 0.12 seconds", "rendered in 67 ms"
+  /\bin\s+\d+(?:[.,]\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?)\b/gi,
 ];
 
 function stripTimestamps(line: string): string {

@@ -38,6 +38,27 @@ describe('comparableText / isSameText', () => {
     expect(isSameText('Last updated 2026-11-22 by Ann', 'Last updated 2026-11-23 by Bob')).toBe(false);
   });
 
+  it('ignores relative times of several parts and the time the page took, on labelled lines', () => {
+    expect(isSameText('Last updated 2 hours, 5 minutes ago', 'Last updated 3 hours, 12 minutes ago')).toBe(true);
+    expect(isSameText('Updated 1 hour and 5 minutes ago', 'Updated 1 hour and 6 minutes ago')).toBe(true);
+    expect(isSameText('Page generated in 0.0283 seconds', 'Page generated in 0.0311 seconds')).toBe(true);
+    expect(isSameText('Last updated 2 months ago', 'Last updated 3 months ago')).toBe(true);
+    expect(
+      isSameText(
+        'Last updated 1 year, 2 months, 3 weeks, 4 days, 5 hours, 6 minutes and 7 seconds ago',
+        'Last updated 2 years, 3 months, 1 week, 2 days, 1 hour, 2 minutes and 9 seconds ago',
+      ),
+    ).toBe(true);
+    expect(isSameText('Rendered in 67 ms.', 'Rendered in 73ms.')).toBe(true);
+    // Elsewhere a duration is content.
+    expect(isSameText('Delivery in 2 s', 'Delivery in 3 s')).toBe(false);
+    // Many parts with no "ago" after them are left as they are, at once.
+    const many = `Last updated ${'1 hour, '.repeat(20_000)}then`;
+    const started = performance.now();
+    expect(comparableText(many)).toContain('1 hour, then');
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it('drops iframe links', () => {
     expect(comparableText('Text [iframe](https://x/embed?session=1) more')).toBe('Text more');
   });
