@@ -1,3 +1,5 @@
+import { stripVTControlCharacters } from 'node:util';
+
 import type { APICallError, LanguageModelUsage, ModelMessage } from 'ai';
 
 import { CrawlkitError } from '../errors.js';
@@ -80,7 +82,10 @@ function requestFailed(error: unknown, signal: AbortSignal | undefined): unknown
       details: context,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  // One line of plain text: the AI Gateway's errors come with terminal colours and blank lines.
+  const message = stripVTControlCharacters(error instanceof Error ? error.message : String(error))
+    .replace(/\s+/g, ' ')
+    .trim();
   return new CrawlkitError(
     'LLM_REQUEST_FAILED',
     `The language model request failed: ${answeredWith(error) ?? message}`,
