@@ -194,6 +194,13 @@ const NOT_OFFERED: Record<string, string> = {
   x402: 'x402 payments',
 };
 
+/** What crawlkit does instead of an endpoint it does not offer, by the endpoint's name (`NOT_OFFERED`). */
+const INSTEAD: Record<string, string> = {
+  extract:
+    'for JSON from several pages, scrape them with the json format: POST /v2/batch/scrape (or /v2/crawl) with ' +
+    '`formats: [{ type: "json", prompt, schema }]` (`scrapeOptions.formats` for a crawl), each page its own `json`',
+};
+
 /** Team endpoints crawlkit answers (with `/historical` for the usage ones). */
 const TEAM_OFFERED = new Set(['credit-usage', 'token-usage', 'queue-status']);
 
@@ -233,7 +240,8 @@ export function notFound(method: string, url: string): object {
     if (name) {
       return v2Error(
         'ENDPOINT_NOT_SUPPORTED',
-        `${method} ${path} (${name}) is a Firecrawl endpoint that crawlkit does not offer; ${OFFERED}.`,
+        `${method} ${path} (${name}) is a Firecrawl endpoint that crawlkit does not offer; ` +
+          `${INSTEAD[name] ? `${INSTEAD[name]}. ` : ''}${OFFERED}.`,
       );
     }
   }

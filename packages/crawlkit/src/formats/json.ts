@@ -19,6 +19,26 @@ export function isSchemalessDictionary(schema: Record<string, unknown> | undefin
 }
 
 /**
+ * A schema of `$schema` alone, which accepts any answer: what firecrawl-js (4.x) sends for a zod 4 schema, which its
+ * zod-to-json-schema (written for zod 3) converts to `{ "$schema": "…draft-07/schema#" }`, the fields lost.
+ */
+export function isEmptyConvertedSchema(schema: Record<string, unknown> | undefined): boolean {
+  if (!schema) return false;
+  const keys = Object.keys(schema);
+  return keys.length > 0 && keys.every((key) => key === '$schema');
+}
+
+/** Why an empty converted schema is refused, and what to send instead (`format`: json or changeTracking). */
+export function emptySchemaMessage(format: string): string {
+  return (
+    `The ${format} format schema has nothing but \`$schema\`, so it would accept any answer: the fields were lost ` +
+    'on the way, as firecrawl-js loses those of a zod 4 schema (its zod-to-json-schema reads zod 3). Send the JSON ' +
+    'Schema itself (`schema: z.toJSONSchema(MySchema)` with zod 4), or leave `schema` out and describe the data in ' +
+    '`prompt`.'
+  );
+}
+
+/**
  * `json`: structured data extracted from the page's markdown by the configured language model, against `schema`
  * (validated, one repair round) and/or guided by `prompt`. Needs a model; costs 5 credits. An answer that stays
  * invalid fails the page. Zero data retention keeps the page from the model: upstream's warning, no `json`.

@@ -1,3 +1,5 @@
+import { stripVTControlCharacters } from 'node:util';
+
 import type { APICallError, LanguageModelUsage, ModelMessage } from 'ai';
 
 import { CrawlkitError } from '../errors.js';
@@ -80,10 +82,42 @@ function requestFailed(error: unknown, signal: AbortSignal | undefined): unknown
       details: context,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new CrawlkitError('LLM_REQUEST_FAILED', `The language model request failed: ${message}`, {
-    cause: error,
-  });
+  // One line of plain text: the AI Gateway's errors come with terminal colours and blank lines.
+  const message = stripVTControlCharacters(error instanceof Error ? error.message : String(error))
+    .replace(/\s+/g, ' ')
+    .trim();
+  return new CrawlkitError(
+    'LLM_REQUEST_FAILED',
+    `The language model request failed: ${answeredWith(error) ?? message}`,
+    {
+      cause: error,
+    },
+  );
+}
+
+const CHECK_BASE_URL =
+  "check the model's base URL (`--model-base-url`, OPENAI_BASE_URL or the provider's `baseURL`): an OpenAI-compatible " +
+  'API, which Ollama, llama.cpp, vLLM and LM Studio serve under `/v1`';
+
+/**
+ * What a server that is not (or not rightly addressed as) an OpenAI-compatible API answered, and what to check: a
+ * 2xx body that is no chat completion (an HTML page, another API's JSON), a 404, a 401 or 403. The SDK says only
+ * "Invalid JSON response" or "Not Found". Undefined for other errors, worded as the SDK words them.
+ */
+function answeredWith(error: unknown): string | undefined {
+  const { statusCode, url, responseBody } = error as { statusCode?: unknown; url?: unknown; responseBody?: unknown };
+  if (!(error instanceof Error) || typeof statusCode !== 'number' || typeof url !== 'string') return undefined;
+  const server = `the server at ${url} answered ${statusCode}`;
+  if (statusCode >= 200 && statusCode < 300) {
+    const body = typeof responseBody === 'string' ? responseBody.replace(/\s+/g, ' ').trim() : '';
+    const begins = body ? `, beginning "${body.length > 80 ? `${body.slice(0, 80)}…` : body}"` : '';
+    return `${server} with a body that is not a chat completion${begins}: ${CHECK_BASE_URL}.`;
+  }
+  if (statusCode === 404) return `${server} (${error.message}): ${CHECK_BASE_URL}, and the model's name.`;
+  if (statusCode === 401 || statusCode === 403) {
+    return `${server} (${error.message}): check the model's API key (OPENAI_API_KEY, or the provider's \`apiKey\`).`;
+  }
+  return undefined;
 }
 
 function callSettings(options: ResolvedLlmOptions, signal: AbortSignal | undefined) {

@@ -2,10 +2,13 @@
  * The LLM formats against a model server that misbehaves as real ones do (`fixtures/llm-faults.ts`): what a page
  * reports, what it is billed and what it counts when the model fails part way.
  */
+import { createServer } from 'node:http';
+
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { describe, expect, it } from 'vitest';
 
 import { startLlmServer } from '../../../../fixtures/llm-server.ts';
+import { listenOnLoopback } from '../../../../fixtures/loopback-listen.ts';
 import { Crawlkit } from '../crawlkit.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { schema, spentOn, faultRoutes, useLlmSite } from './__fixtures__/llm-site.js';
@@ -101,6 +104,42 @@ describe('a server that refuses what it is sent', () => {
       expect(strict.requests[2]!.body.response_format).toBeUndefined();
     } finally {
       await strict.close();
+    }
+  });
+});
+
+describe('a base URL that is not an OpenAI-compatible API', () => {
+  it('says what the server answered and to check the base URL, the model name or the key', async () => {
+    // A web server: its pages under /site (a 200 HTML page for any path), 404 elsewhere, 401 under /locked.
+    const web = await listenOnLoopback(
+      createServer((req, res) => {
+        const status = req.url!.startsWith('/site') ? 200 : req.url!.startsWith('/locked') ? 401 : 404;
+        res.writeHead(status, { 'content-type': 'text/html' }).end('<html><body><h1>Welcome</h1></body></html>');
+      }),
+    );
+    try {
+      const errorFrom = async (baseURL: string) => {
+        const provider = createOpenAICompatible({ name: 'web', baseURL });
+        const ck = bench.own(new Crawlkit({ store: 'memory', engine: 'http', llm: provider.chatModel('m') }));
+        const response = await ck.scrape({
+          url: `${bench.site.url}/faults/product`,
+          formats: [{ type: 'json', schema }],
+        });
+        expect(response).toMatchObject({ success: false, code: 'LLM_REQUEST_FAILED' });
+        return (response as ErrorResponse).error;
+      };
+      expect(await errorFrom(`${web.url}/site`)).toBe(
+        `The language model request failed: the server at ${web.url}/site/chat/completions answered 200 with a ` +
+          'body that is not a chat completion, beginning "<html><body><h1>Welcome</h1></body></html>": check the ' +
+          "model's base URL (`--model-base-url`, OPENAI_BASE_URL or the provider's `baseURL`): an OpenAI-compatible " +
+          'API, which Ollama, llama.cpp, vLLM and LM Studio serve under `/v1`.',
+      );
+      expect(await errorFrom(web.url)).toMatch(
+        /answered 404 \(Not Found\): check the model's base URL .* under `\/v1`, and the model's name\.$/,
+      );
+      expect(await errorFrom(`${web.url}/locked`)).toMatch(/answered 401 \(Unauthorized\): check the model's API key/);
+    } finally {
+      await web.close();
     }
   });
 });

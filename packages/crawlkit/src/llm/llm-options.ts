@@ -80,12 +80,33 @@ const _sameKeys: Same<keyof LlmOptions, keyof z.input<typeof settingsSchema>> = 
 /** `llm` of `CrawlkitOptions`: a bare model or `{ model, ...settings }`, checked and defaulted. */
 const llmOptionsSchema = z.preprocess((value) => (isModel(value) ? { model: value } : value), settingsSchema);
 
+/** The model settings of `crawlkit.config.json` (a server's address), which `new Crawlkit({ llm })` does not take. */
+const CONFIG_FILE_KEYS = ['baseUrl', 'baseURL', 'apiKey'] as const;
+
+/**
+ * Refuses a server's address in `llm` (`baseUrl`, `apiKey`: crawlkit.config.json's `llm`, read by the commands),
+ * telling how to make the AI SDK model it takes, rather than "check the spelling".
+ */
+function refuseServerAddress(input: unknown): void {
+  if (typeof input !== 'object' || input === null || isModel(input)) return;
+  const given = CONFIG_FILE_KEYS.filter((key) => key in input);
+  if (given.length === 0) return;
+  throw new InvalidOptionError(
+    `Invalid options of new Crawlkit(): ${given.map((key) => `\`llm.${key}\``).join(', ')}: \`llm\` takes an AI SDK ` +
+      "model, not a server's address (`baseUrl` and `apiKey` are settings of crawlkit.config.json, which the " +
+      'commands read). For an OpenAI-compatible server: `llm: createOpenAICompatible({ name: "local", baseURL: ' +
+      '"http://127.0.0.1:11434/v1", supportsStructuredOutputs: true }).chatModel("qwen3")` (npm i ' +
+      '@ai-sdk/openai-compatible), or `{ model: thatModel, ...settings }`.',
+  );
+}
+
 /**
  * Accepts a bare model or `{ model, ...settings }`.
  * @throws {InvalidOptionError} (a `TypeError` with code `INVALID_OPTION`) naming the bad setting.
  */
 export function resolveLlmOptions(input: LanguageModel | LlmOptions | undefined): ResolvedLlmOptions | undefined {
   if (input === undefined) return undefined;
+  refuseServerAddress(input);
   const result = llmOptionsSchema.safeParse(input);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => ({ ...issue, path: ['llm', ...issue.path] }));

@@ -183,6 +183,26 @@ describe('LlmService.extract', () => {
     expect(most).toBe(2);
   });
 
+  it('words a failed call as one line of plain text, without the terminal colours of the AI Gateway', async () => {
+    const model = new MockLanguageModelV4({
+      doGenerate: () => {
+        throw new Error(
+          '\u001b[1m\u001b[31mUnauthenticated request to AI Gateway.\u001b[0m\n\nTo authenticate, set the ' +
+            '\u001b[33mAI_GATEWAY_API_KEY\u001b[0m environment variable with your API key.\n\n',
+        );
+      },
+    });
+    const error = await service(model)
+      .extract({ markdown: 'x', schema: productSchema })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'LLM_REQUEST_FAILED',
+      message:
+        'The language model request failed: Unauthenticated request to AI Gateway. To authenticate, set the ' +
+        'AI_GATEWAY_API_KEY environment variable with your API key.',
+    });
+  });
+
   it('refuses without a model', async () => {
     const error = await new LlmService().extract({ markdown: 'x' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'LLM_NOT_CONFIGURED' });

@@ -110,6 +110,19 @@ describe('formats (items 3–6)', () => {
     expect(error.error).toContain('OpenAI');
     expect(error.error).toContain('schema-less dictionary');
   });
+  it("refuses a schema of `$schema` alone, firecrawl-js's conversion of a zod 4 schema", () => {
+    const empty = { $schema: 'http://json-schema.org/draft-07/schema#' };
+    for (const format of [
+      { type: 'json', schema: empty, prompt: 'the product' },
+      { type: 'changeTracking', modes: ['json'], schema: empty },
+    ]) {
+      const error = fail({ url: 'https://example.com', formats: ['markdown', format] });
+      expect(error.error).toContain(`The ${format.type} format schema has nothing but \`$schema\``);
+      expect(error.error).toContain('z.toJSONSchema(MySchema)');
+    }
+    ok({ url: 'https://example.com', formats: [{ type: 'json', schema: { ...empty, type: 'object' } }] });
+    ok({ url: 'https://example.com', formats: [{ type: 'json', schema: {}, prompt: 'anything' }] });
+  });
 });
 
 describe('url (item 7)', () => {

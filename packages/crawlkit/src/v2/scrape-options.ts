@@ -3,7 +3,7 @@ import { isCountryCode } from '@crawlkit/fetcher';
 import { z } from 'zod';
 
 import { CLEAN_CONTENT_SELECTORS } from '../formats/clean-content.js';
-import { isSchemalessDictionary } from '../formats/json.js';
+import { emptySchemaMessage, isEmptyConvertedSchema, isSchemalessDictionary } from '../formats/json.js';
 import { findFormat, formatSchema, type FormatInput } from './formats.js';
 import { headersSchema } from './headers.js';
 import { checkV2Url } from './url.js';
@@ -266,6 +266,11 @@ export function refineScrapeOptions(
         'structured-output models such as OpenAI models cannot fill. List the fields you expect under `properties`.',
       path: [...base, 'formats'],
     });
+  }
+  for (const format of formats) {
+    if ((format.type === 'json' || format.type === 'changeTracking') && isEmptyConvertedSchema(format.schema)) {
+      ctx.addIssue({ code: 'custom', message: emptySchemaMessage(format.type), path: [...base, 'formats'] });
+    }
   }
   if (options.timeout && options.waitFor && options.waitFor > options.timeout / 2) {
     ctx.addIssue({ code: 'custom', message: 'waitFor must not exceed half of timeout', path: [...base, 'waitFor'] });
