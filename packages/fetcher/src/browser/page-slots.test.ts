@@ -79,13 +79,14 @@ describe('browser page slots', () => {
     const walled = fetcher.fetch({
       url: `${base}/wall`,
       engine: 'browser',
-      timeoutMs: 3_000,
+      // Both attempts' loads fit in it under load (CI pair: the basic one took 1.9 s of a 3 s timeout).
+      timeoutMs: 6_000,
       browserSlot: { waiting: () => waiting(), acquired: () => undefined },
     });
     walled.catch(() => undefined);
     await inLine;
     // The wait in line outlasts the whole timeout: none of it is the page's.
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    await new Promise((resolve) => setTimeout(resolve, 6_500));
     for (const res of held.splice(0)) res.end('<p>Held page.</p>');
     await first;
     // Before: the basic attempt (403) had the time, the stealth retry ~1 ms of the fetch's budget: SCRAPE_TIMEOUT.
