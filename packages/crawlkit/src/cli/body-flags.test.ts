@@ -51,3 +51,50 @@ describe('--change-modes and --change-tag', () => {
     );
   });
 });
+
+describe('the format-object flags together', () => {
+  it("each turn their own format into its object, in place, on a scrape and in a crawl's scrapeOptions", () => {
+    const args = [
+      '-f',
+      'markdown,json,changeTracking,screenshot',
+      '--schema',
+      '{"type":"object"}',
+      '--json-prompt',
+      'the price',
+      '--change-modes',
+      'git-diff',
+      '--full-page-screenshot',
+    ];
+    const formats = [
+      'markdown',
+      { type: 'json', schema: { type: 'object' }, prompt: 'the price' },
+      { type: 'changeTracking', modes: ['git-diff'] },
+      { type: 'screenshot', fullPage: true },
+    ];
+    for (const name of ['scrape', 'batch'] as const) {
+      const command = addBodyFlags(new Command(name).exitOverride(), name);
+      command.parse(args, { from: 'user' });
+      expect(buildBody(command, name, {}, {}), name).toEqual({ formats });
+    }
+    const crawl = addBodyFlags(new Command('crawl').exitOverride(), 'crawl');
+    crawl.parse(args, { from: 'user' });
+    expect(buildBody(crawl, 'crawl', {}, {})).toEqual({ scrapeOptions: { formats } });
+  });
+
+  it("leave a --body's formats as they are when none is given, and add the full-page screenshot when missing", () => {
+    const base = { formats: ['markdown', { type: 'screenshot', quality: 50 }] };
+    const plain = addBodyFlags(new Command('scrape').exitOverride(), 'scrape');
+    plain.parse([], { from: 'user' });
+    expect(buildBody(plain, 'scrape', base, {})).toEqual(base);
+    const full = addBodyFlags(new Command('scrape').exitOverride(), 'scrape');
+    full.parse(['--full-page-screenshot'], { from: 'user' });
+    expect(buildBody(full, 'scrape', base, {})).toEqual({
+      formats: ['markdown', { type: 'screenshot', quality: 50, fullPage: true }],
+    });
+    const added = addBodyFlags(new Command('scrape').exitOverride(), 'scrape');
+    added.parse(['-f', 'markdown', '--full-page-screenshot'], { from: 'user' });
+    expect(buildBody(added, 'scrape', {}, {})).toEqual({
+      formats: ['markdown', { type: 'screenshot', fullPage: true }],
+    });
+  });
+});

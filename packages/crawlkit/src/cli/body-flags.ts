@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-
 import { Option, type Command } from 'commander';
 
-import { CHANGE_TRACKING_FLAGS, withChangeTracking } from './change-tracking-flags.js';
 import { CliError } from './errors.js';
+import { readJsonArgument } from './file-arguments.js';
+import { FORMAT_OBJECT_FLAGS, withFormatObjectFlags } from './format-object-flags.js';
 import { isLocalFile } from './local-file.js';
 import { PDF_MAX_PAGES_FLAG, pdfMaxPagesValue, withPdfMaxPages } from './pdf-pages.js';
 
@@ -79,18 +78,6 @@ const SCRAPE_FLAGS: BodyFlag[] = [
     description: 'verify TLS certificates',
   },
   { flags: '--zero-data-retention', key: 'zeroDataRetention', kind: 'boolean', description: 'keep nothing on disk' },
-];
-
-/**
- * Format objects: the json format's, set in place of `json` in the formats (`--format json --schema @invoice.json`),
- * the full-page screenshot's, in place of `screenshot` or added (as firecrawl-cli's flag), and changeTracking's, in
- * place of `changeTracking` (`--format markdown,changeTracking --change-modes git-diff --change-tag daily`).
- */
-const FORMAT_OBJECT_FLAGS = [
-  { flags: '--schema <json>', description: 'JSON schema of the json format, inline or @file.json (needs a model)' },
-  { flags: '--json-prompt <text>', description: 'what the json format extracts, in words (needs a model)' },
-  { flags: '--full-page-screenshot', description: 'a screenshot of the whole page, not only the viewport' },
-  ...CHANGE_TRACKING_FLAGS,
 ];
 
 /** `record`, at the top level of every body (a crawl's too). */
@@ -225,25 +212,6 @@ function parseHeaders(values: string[]): Record<string, string> {
   return headers;
 }
 
-/** Reads a file named on the command line; a file that cannot be read is a usage mistake (exit 2). */
-export function readText(path: string, what: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new CliError(`Cannot read ${what} ${path}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/** Reads a JSON value from inline text or `@path`. */
-export function readJsonArgument(text: string, what: string): unknown {
-  const source = text.startsWith('@') ? readText(text.slice(1), what) : text;
-  try {
-    return JSON.parse(source) as unknown;
-  } catch (error) {
-    throw new CliError(`${what} is not valid JSON: ${(error as Error).message}`, { cause: error });
-  }
-}
-
 /** A comma-separated list's items, trimmed, empty ones left out. */
 function listOf(text: string): string[] {
   return text
@@ -301,9 +269,8 @@ export function buildBody(
     setPath(body, target, convert(flag, values[attribute]));
   }
   if (takesScrapeOptions(name)) {
-    setJsonFormat(command, body, scrapeOptionsKey);
-    setChangeTrackingFormat(command, body, scrapeOptionsKey);
-    if (command.getOptionValueSource('fullPageScreenshot') === 'cli') setFullPageScreenshot(body, scrapeOptionsKey);
+    const formats = withFormatObjectFlags(command, formatsOf(body, scrapeOptionsKey));
+    if (formats) setPath(body, scrapeOptionsKey ? `${scrapeOptionsKey}.formats` : 'formats', formats);
     if (command.getOptionValueSource('pdfMaxPages') === 'cli') {
       const key = scrapeOptionsKey ? `${scrapeOptionsKey}.parsers` : 'parsers';
       const holder = (scrapeOptionsKey ? body[scrapeOptionsKey] : body) as Record<string, unknown> | undefined;
@@ -317,57 +284,6 @@ export function buildBody(
 function takesScrapeOptions(name: BodyCommand): boolean {
   return (BODY_FLAGS[name].flags as readonly BodyFlag[]).includes(SCRAPE_FLAGS[0]!);
 }
-
-/** `--schema` and `--json-prompt`: the `json` of the formats becomes `{ type: 'json', schema, prompt }`. */
-function setJsonFormat(command: Command, body: Record<string, unknown>, scrapeOptionsKey: string | undefined): void {
-  const given = (name: string) =>
-    command.getOptionValueSource(name) === 'cli' ? String(command.opts<Record<string, unknown>>()[name]) : undefined;
-  const schema = given('schema');
-  const prompt = given('jsonPrompt');
-  if (schema === undefined && prompt === undefined) return;
-  const formats = formatsOf(body, scrapeOptionsKey);
-  const at = formats.indexOf('json');
-  if (at < 0) {
-    throw new CliError(
-      '--schema and --json-prompt describe the json format: add it to --format (e.g. --format json, or markdown,json)',
-    );
-  }
-  formats[at] = {
-    type: 'json',
-    ...(schema !== undefined ? { schema: readJsonArgument(schema, '--schema') } : {}),
-    ...(prompt !== undefined ? { prompt } : {}),
-  };
-  setPath(body, formatsKey(scrapeOptionsKey), formats);
-}
-
-/** `--change-modes` and `--change-tag` (`change-tracking-flags.ts`), on the formats. */
-function setChangeTrackingFormat(
-  command: Command,
-  body: Record<string, unknown>,
-  scrapeOptionsKey: string | undefined,
-): void {
-  const given = (name: string) =>
-    command.getOptionValueSource(name) === 'cli' ? String(command.opts<Record<string, unknown>>()[name]) : undefined;
-  const formats = withChangeTracking(formatsOf(body, scrapeOptionsKey), given('changeModes'), given('changeTag'));
-  if (formats) setPath(body, formatsKey(scrapeOptionsKey), formats);
-}
-
-/** `--full-page-screenshot`: `{ type: 'screenshot', fullPage: true }` in place of `screenshot`, else added. */
-function setFullPageScreenshot(body: Record<string, unknown>, scrapeOptionsKey: string | undefined): void {
-  const formats = formatsOf(body, scrapeOptionsKey);
-  const at = formats.findIndex(
-    (f) =>
-      f === 'screenshot' || (typeof f === 'object' && f !== null && (f as { type?: unknown }).type === 'screenshot'),
-  );
-  const existing = at >= 0 && typeof formats[at] === 'object' ? (formats[at] as object) : {};
-  const screenshot = { ...existing, type: 'screenshot', fullPage: true };
-  if (at >= 0) formats[at] = screenshot;
-  else formats.push(screenshot);
-  setPath(body, formatsKey(scrapeOptionsKey), formats);
-}
-
-const formatsKey = (scrapeOptionsKey: string | undefined) =>
-  scrapeOptionsKey ? `${scrapeOptionsKey}.formats` : 'formats';
 
 /** A copy of the body's formats (or its `scrapeOptions`' formats), `[]` when it has none. */
 function formatsOf(body: Record<string, unknown>, scrapeOptionsKey: string | undefined): unknown[] {

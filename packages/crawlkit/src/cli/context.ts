@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { ErrorResponse } from '../v2/types.js';
 
-import { readText } from './body-flags.js';
+import { readText } from './file-arguments.js';
 import type { RefusedBodyKind } from './body-refusal.js';
 import { engineOptionsOf, type EngineFlags } from './engine-options.js';
 import { CliError, exitCodeFor } from './errors.js';

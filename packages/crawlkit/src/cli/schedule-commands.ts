@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 
 import type { ScheduleRequestInput, UpdateScheduleInput } from '../schedules/schedule-request.js';
 import type { ScheduleView } from '../schedules/schedule-api.js';
-import { readJsonArgument } from './body-flags.js';
+import { readJsonArgument } from './file-arguments.js';
 import { printChanges } from './change-report.js';
 import { count } from './count.js';
 import type { CommandContext } from './context.js';

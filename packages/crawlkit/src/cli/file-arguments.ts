@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+
+import { CliError } from './errors.js';
+
+/** Reads a file named on the command line; a file that cannot be read is a usage mistake (exit 2). */
+export function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read ${what} ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Reads a JSON value from inline text or `@path`. */
+export function readJsonArgument(text: string, what: string): unknown {
+  const source = text.startsWith('@') ? readText(text.slice(1), what) : text;
+  try {
+    return JSON.parse(source) as unknown;
+  } catch (error) {
+    throw new CliError(`${what} is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+}
