@@ -4,6 +4,8 @@ import { lazyRequire } from '@crawlkit/options/lazy-module';
 import type * as Re2js from 're2js';
 import type SafeRegex from 'safe-regex2';
 
+import { globHint } from './glob-hint.js';
+
 const require = createRequire(import.meta.url);
 // Loaded by the first pattern compiled: a crawl or map without patterns, and a scrape, never load it.
 const re2js = lazyRequire(() => require('re2js') as typeof Re2js);
@@ -26,14 +28,15 @@ export interface PathPattern {
  * answers at once. Lookbehind runs there. What RE2 cannot run (lookahead, backreferences: `^/docs/(?!private)`, as
  * upstream takes it) runs on `RegExp` when it cannot backtrack for long (`safe-regex2`: no repetition inside another,
  * at most `BACKTRACKING_REPETITIONS`); past that it is refused with what to write instead. A pattern JavaScript
- * rejects gets JavaScript's message.
+ * rejects gets JavaScript's message, and a glob (`/docs/**`) the regex to write instead (`globHint`).
  */
 export function compilePathPattern(source: string): { pattern: PathPattern } | { error: string } {
   let native: RegExp;
   try {
     native = new RegExp(source);
   } catch (error) {
-    return { error: (error as Error).message };
+    // A glob (`/docs/**`, Crawlee's `globs`) is no valid regex: the message says what to write instead.
+    return { error: `${(error as Error).message}${globHint(source)}` };
   }
   // re2js reads a named backreference as the letters `k<name>`: sent to `RegExp` rather than matching something else.
   if (/\\k</.test(source) && /\(\?<[^=!]/.test(source)) return backtracking(source, native, 'backreference');

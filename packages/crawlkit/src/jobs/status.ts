@@ -131,7 +131,8 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
   const robotsUrl = new URL('/robots.txt', request.url).href;
   notes.push(...robotsNotes(robotsUrl, { unavailable: robotsUnavailable, truncatedAt: robotsTruncatedAt }, 'crawl'));
   notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));
-  if (resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
+  // A narrow scope is told of a crawl that completed: one that failed (its seed did) or was cancelled says so itself.
+  if (job.status === 'completed' && resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;
     notes.push(
       `Only ${resultCount} result(s) found. For broader coverage, try crawling with crawlEntireDomain=true ` +

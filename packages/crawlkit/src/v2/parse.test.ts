@@ -47,3 +47,29 @@ describe('a string where the v2 body goes', () => {
     expect(errorOf(await ck.schedules.create(undefined as never))).toMatch(/^Bad Request: targets: /);
   });
 });
+
+// A body brought from v1 or a Crawlee crawler: its keys are unknown to v2, which has them under other names.
+describe('a key v2 has under another name', () => {
+  it('is told as unknown with the v2 option to use', async () => {
+    const url = 'https://example.com/docs';
+    expect(errorOf(await ck.crawl({ url, maxDepth: 2 } as never))).toBe(
+      'Unrecognized key in body -- please review the v2 API documentation for request body changes (unknown: ' +
+        "maxDepth): v1's maxDepth is maxDiscoveryDepth (a crawl's depth by discovery order)",
+    );
+    expect(errorOf(await ck.crawl({ url, globs: ['/docs/**'], maxRequestsPerCrawl: 50 } as never))).toBe(
+      'Unrecognized key in body -- please review the v2 API documentation for request body changes (unknown: ' +
+        "globs, maxRequestsPerCrawl): Crawlee's globs are includePaths, regular expressions on the URL's path " +
+        "(/docs/** is ^/docs/); Crawlee's maxRequestsPerCrawl is limit",
+    );
+  });
+
+  it('leaves an unknown key v2 has under no name, and one inside an object, as they were told', async () => {
+    const told = 'Unrecognized key in body -- please review the v2 API documentation for request body changes';
+    expect(errorOf(await ck.crawl({ url: 'https://example.com', colour: 'red' } as never))).toBe(
+      `${told} (unknown: colour)`,
+    );
+    expect(errorOf(await ck.crawl({ url: 'https://example.com', scrapeOptions: { maxDepth: 2 } } as never))).toBe(
+      `${told} (unknown in scrapeOptions: maxDepth)`,
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import { safeParse } from '@crawlkit/options';
 import type { z } from 'zod';
 
+import { renamedKeysHint } from './renamed-keys.js';
 import { toldIssue } from './told-issue.js';
 import type { ErrorResponse } from './types.js';
 
@@ -21,7 +22,8 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   if (!told) return 'Bad Request';
   if (told.code === 'unrecognized_keys') {
     const where = told.path.length ? ` in ${formatPath(told.path)}` : '';
-    return `${UNRECOGNIZED_KEYS} (unknown${where}: ${told.keys.join(', ')})`;
+    const renamed = told.path.length ? '' : renamedKeysHint(told.keys);
+    return `${UNRECOGNIZED_KEYS} (unknown${where}: ${told.keys.join(', ')})${renamed}`;
   }
   if (told.code === 'custom') return told.message;
   const path = formatPath(told.path);
