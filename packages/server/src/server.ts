@@ -10,7 +10,7 @@ import { Admission } from './admission.js';
 import { ApiKeys } from './auth.js';
 import { describeBodyError, registerBodyParsing } from './body.js';
 import { registerCors } from './cors.js';
-import { answerClientError, frameworkErrorAnswer, MAX_PARAM_LENGTH } from './framework-errors.js';
+import { clientErrorHandler, frameworkErrorAnswer, headerTimeouts, MAX_PARAM_LENGTH } from './framework-errors.js';
 import { HEALTH_PATHS, registerHealthRoutes } from './health-routes.js';
 import { addressing } from './public-url.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
@@ -57,7 +57,9 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   const inFlight = new Set<AbortController>();
   const closing = new AbortController();
   const address = addressing(options.publicUrl);
+  const timeouts = headerTimeouts(options.bodyTimeoutMs);
   const app = Fastify({
+    http: timeouts,
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
     ...(address.rewriteUrl ? { rewriteUrl: address.rewriteUrl } : {}),
@@ -65,7 +67,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorAnswer,
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: clientErrorHandler(timeouts.headersTimeout),
     schemaController: { compilersFactory: lazySchemaCompilers },
   });
   // Clients send nothing on the job socket: a small frame limit.
