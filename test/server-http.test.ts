@@ -156,6 +156,29 @@ describe('bodies and routes', () => {
     expect(expectStatus(answer, 413, 'PAYLOAD_TOO_LARGE').body.error).toContain('4096 bytes');
   });
 
+  it('tells a request with the wrong method which methods its path takes, with Allow', async () => {
+    const get = await call(base, 'GET', '/v2/scrape', { headers: auth });
+    expect(expectStatus(get, 404, 'ROUTE_NOT_FOUND').body.error).toBe(
+      'No route for GET /v2/scrape: /v2/scrape takes POST; send the request with POST.',
+    );
+    expect(get.headers.allow).toBe('POST');
+    const id = '0191f0a4-0000-7000-8000-000000000000';
+    const patch = await call(base, 'PATCH', `/v2/crawl/${id}?limit=1`, { headers: auth });
+    expect(expectStatus(patch, 404, 'ROUTE_NOT_FOUND').body.error).toContain(`/v2/crawl/${id} takes GET or DELETE`);
+    expect(patch.headers.allow).toBe('GET, DELETE');
+  });
+
+  it('reads a trailing slash and doubled slashes as the path without them, as upstream does', async () => {
+    for (const path of ['/v2/map/', '/v2//map']) {
+      const answer = await call(base, 'POST', path, { body: { url: stack.page('/') }, headers: auth });
+      expect({ path, status: answer.status, success: answer.body.success }).toEqual({
+        path,
+        status: 200,
+        success: true,
+      });
+    }
+  });
+
   it('answers 404 for unknown routes, naming the Firecrawl endpoints crawlkit does not offer', async () => {
     const unknown = await call(base, 'GET', '/v2/nothing-here', { headers: auth });
     expect(expectStatus(unknown, 404, 'ROUTE_NOT_FOUND').body.error).toContain('No route for GET /v2/nothing-here');

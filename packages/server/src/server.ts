@@ -17,6 +17,7 @@ import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } 
 import { send, v2Error } from './respond.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
 import { notFound, registerRoutes, type JobKind } from './routes.js';
+import { RouteMethods } from './route-methods.js';
 import { registerTeamRoutes } from './routes-team.js';
 import { jobSocketHandler } from './socket.js';
 import { registerV1Routes } from './v1-routes.js';
@@ -65,11 +66,13 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     ...(address.rewriteUrl ? { rewriteUrl: address.rewriteUrl } : {}),
     logger: false,
     return503OnClosing: true,
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // As upstream's Express: `/v2/scrape/` and `//v2/scrape` are `/v2/scrape`.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     frameworkErrors: frameworkErrorAnswer,
     clientErrorHandler: clientErrorHandler(timeouts.headersTimeout),
     schemaController: { compilersFactory: lazySchemaCompilers },
   });
+  const routeMethods = new RouteMethods(app);
   // Clients send nothing on the job socket: a small frame limit.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
@@ -109,7 +112,11 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     return send(reply, toErrorResponse(error));
   });
 
-  app.setNotFoundHandler((request, reply) => send(reply, notFound(request.method, request.url)));
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = routeMethods.of(request.url);
+    if (allowed.length > 0) reply.header('allow', allowed.join(', '));
+    return send(reply, notFound(request.method, request.url, allowed));
+  });
 
   const call = (request: FastifyRequest, reply: FastifyReply): CallOptions => {
     const controller = new AbortController();
