@@ -32,11 +32,16 @@ useServerHttpStack((started) => {
 
 describe('auth', () => {
   it('answers 401 without a key, without a token and with a wrong key; 200 with the key', async () => {
+    // Upstream's words, then what to send: a client without a key, or with the key alone, is told the form.
     expect(expectStatus(await call(base, 'GET', '/v2/crawl/active'), 401, 'UNAUTHORIZED').body.error).toBe(
-      'Unauthorized',
+      'Unauthorized: send the API key as `Authorization: Bearer <key>`',
     );
     const bare = await call(base, 'GET', '/v2/crawl/active', { headers: { authorization: 'Bearer' } });
-    expect(expectStatus(bare, 401, 'UNAUTHORIZED').body.error).toBe('Unauthorized: Token missing');
+    expect(expectStatus(bare, 401, 'UNAUTHORIZED').body.error).toBe(
+      'Unauthorized: Token missing: send the API key as `Authorization: Bearer <key>`',
+    );
+    const keyAlone = await call(base, 'GET', '/v2/crawl/active', { headers: { authorization: 'fc-test' } });
+    expect(expectStatus(keyAlone, 401, 'UNAUTHORIZED').body.error).toContain('`Authorization: Bearer <key>`');
     const wrong = await call(base, 'GET', '/v2/crawl/active', { headers: { authorization: 'Bearer fc-other' } });
     expect(expectStatus(wrong, 401, 'UNAUTHORIZED').body.error).toBe('Unauthorized: Invalid token');
     // Unknown routes and bad bodies are not answered to strangers either.
