@@ -32,11 +32,16 @@ useServerHttpStack((started) => {
 
 describe('auth', () => {
   it('answers 401 without a key, without a token and with a wrong key; 200 with the key', async () => {
+    // Upstream's words, then what to send: a client without a key, or with the key alone, is told the form.
     expect(expectStatus(await call(base, 'GET', '/v2/crawl/active'), 401, 'UNAUTHORIZED').body.error).toBe(
-      'Unauthorized',
+      'Unauthorized: send the API key as `Authorization: Bearer <key>`',
     );
     const bare = await call(base, 'GET', '/v2/crawl/active', { headers: { authorization: 'Bearer' } });
-    expect(expectStatus(bare, 401, 'UNAUTHORIZED').body.error).toBe('Unauthorized: Token missing');
+    expect(expectStatus(bare, 401, 'UNAUTHORIZED').body.error).toBe(
+      'Unauthorized: Token missing: send the API key as `Authorization: Bearer <key>`',
+    );
+    const keyAlone = await call(base, 'GET', '/v2/crawl/active', { headers: { authorization: 'fc-test' } });
+    expect(expectStatus(keyAlone, 401, 'UNAUTHORIZED').body.error).toContain('`Authorization: Bearer <key>`');
     const wrong = await call(base, 'GET', '/v2/crawl/active', { headers: { authorization: 'Bearer fc-other' } });
     expect(expectStatus(wrong, 401, 'UNAUTHORIZED').body.error).toBe('Unauthorized: Invalid token');
     // Unknown routes and bad bodies are not answered to strangers either.
@@ -154,6 +159,29 @@ describe('bodies and routes', () => {
     const urls = Array.from({ length: 200 }, (_, i) => stack.page(`/p/${i}`));
     const answer = await call(base, 'POST', '/v2/batch/scrape', { body: { urls }, headers: auth });
     expect(expectStatus(answer, 413, 'PAYLOAD_TOO_LARGE').body.error).toContain('4096 bytes');
+  });
+
+  it('tells a request with the wrong method which methods its path takes, with Allow', async () => {
+    const get = await call(base, 'GET', '/v2/scrape', { headers: auth });
+    expect(expectStatus(get, 404, 'ROUTE_NOT_FOUND').body.error).toBe(
+      'No route for GET /v2/scrape: /v2/scrape takes POST; send the request with POST.',
+    );
+    expect(get.headers.allow).toBe('POST');
+    const id = '0191f0a4-0000-7000-8000-000000000000';
+    const patch = await call(base, 'PATCH', `/v2/crawl/${id}?limit=1`, { headers: auth });
+    expect(expectStatus(patch, 404, 'ROUTE_NOT_FOUND').body.error).toContain(`/v2/crawl/${id} takes GET or DELETE`);
+    expect(patch.headers.allow).toBe('GET, DELETE');
+  });
+
+  it('reads a trailing slash and doubled slashes as the path without them, as upstream does', async () => {
+    for (const path of ['/v2/map/', '/v2//map']) {
+      const answer = await call(base, 'POST', path, { body: { url: stack.page('/') }, headers: auth });
+      expect({ path, status: answer.status, success: answer.body.success }).toEqual({
+        path,
+        status: 200,
+        success: true,
+      });
+    }
   });
 
   it('answers 404 for unknown routes, naming the Firecrawl endpoints crawlkit does not offer', async () => {

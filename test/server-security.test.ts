@@ -2,7 +2,7 @@
  * Findings of issue 38 that live in `@crawlkit/server`, each reproduced as it was found:
  * - #4 API keys are tenants: key B cannot list, read or cancel key A's crawl, unless the operator says keys share;
  * - #9 a client trickling a body cannot hold a socket: unauthenticated requests are answered and closed at once,
- *   bodies have a time limit;
+ *   bodies have a time limit, and so do headers (the same `bodyTimeoutMs`);
  * - #11 JSON nested 10,000 deep is a 400 (it was a 500), and `Authorization: <any word> <key>` is refused.
  */
 import { connect, type Socket } from 'node:net';
@@ -130,6 +130,35 @@ describe('#9 slow bodies hold no socket', () => {
     const outcome = await trickle(base, headOf(`Authorization: Bearer ${KEY_A}\r\n`));
     expect(outcome.response).toMatch(/^HTTP\/1\.1 408/);
     expect(outcome.response).toContain('REQUEST_TIMEOUT');
+    expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(700);
+    expect(outcome.closedAfterMs).toBeLessThan(4_000);
+  });
+});
+
+describe('slow headers hold no socket either', () => {
+  it('answers 408 and closes once the headers take longer than bodyTimeoutMs (a slowloris)', async () => {
+    const { hostname, port } = new URL(base);
+    const outcome = await new Promise<{ response: string; closedAfterMs: number }>((resolve) => {
+      const started = Date.now();
+      const socket: Socket = connect(Number(port), hostname, () =>
+        socket.write(`GET /v2/crawl/active HTTP/1.1\r\nHost: 127.0.0.1\r\n`),
+      );
+      let response = '';
+      let line = 0;
+      // One header line every 100 ms, never the blank line that ends them: Node's defaults held this 60-90 s.
+      const timer = setInterval(() => {
+        if (!socket.destroyed) socket.write(`X-Slow-${line++}: 1\r\n`);
+      }, 100);
+      socket.setEncoding('utf8').on('data', (chunk: string) => (response += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve({ response, closedAfterMs: Date.now() - started });
+      });
+      setTimeout(() => socket.destroy(), 10_000);
+    });
+    expect(outcome.response).toMatch(/^HTTP\/1\.1 408/);
+    expect(outcome.response).toContain('did not arrive within 800 ms');
     expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(700);
     expect(outcome.closedAfterMs).toBeLessThan(4_000);
   });

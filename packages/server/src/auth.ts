@@ -3,6 +3,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 /** An accepted request, with the tenant its key stands for (none when keys share their jobs, or keyless). */
 export type AuthResult = { ok: true; tenant?: string } | { ok: false; error: string };
 
+/** What a request without a usable `Authorization` header is told to send. */
+const SEND_KEY = 'send the API key as `Authorization: Bearer <key>`';
+
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /**
@@ -26,12 +29,11 @@ export class ApiKeys {
   /** `Authorization: Bearer <key>`; another scheme (`Basic`, `Token`, any word) is refused. */
   checkAuthorization(header: string | undefined): AuthResult {
     if (!this.required) return { ok: true };
-    if (header === undefined || header.trim() === '') return { ok: false, error: 'Unauthorized' };
+    // Upstream's words first (clients match them), then what to send.
+    if (header === undefined || header.trim() === '') return { ok: false, error: `Unauthorized: ${SEND_KEY}` };
     const [scheme, token, ...rest] = header.trim().split(/\s+/);
-    if (!token) return { ok: false, error: 'Unauthorized: Token missing' };
-    if (scheme!.toLowerCase() !== 'bearer' || rest.length > 0) {
-      return { ok: false, error: 'Unauthorized: send the key as `Authorization: Bearer <key>`' };
-    }
+    if (!token) return { ok: false, error: `Unauthorized: Token missing: ${SEND_KEY}` };
+    if (scheme!.toLowerCase() !== 'bearer' || rest.length > 0) return { ok: false, error: `Unauthorized: ${SEND_KEY}` };
     return this.#accept(token);
   }
 
@@ -50,7 +52,7 @@ export class ApiKeys {
       if (accepted.ok) return accepted;
     }
     if (authorization !== undefined) return this.checkAuthorization(authorization);
-    return { ok: false, error: offered.length > 0 ? 'Unauthorized: Invalid token' : 'Unauthorized' };
+    return { ok: false, error: offered.length > 0 ? 'Unauthorized: Invalid token' : `Unauthorized: ${SEND_KEY}` };
   }
 
   #accept(token: string): AuthResult {

@@ -9,6 +9,19 @@ import { send, v2Error } from './respond.js';
 /** Longest path parameter the router reads (Fastify's default): ids are UUIDs, 36 characters. */
 export const MAX_PARAM_LENGTH = 100;
 
+/** Node's own `headersTimeout`: headers are never given longer than that, whatever `bodyTimeoutMs` is. */
+const NODE_HEADERS_TIMEOUT_MS = 60_000;
+
+/**
+ * The options of the HTTP server (Fastify's `http`) that bound a request's headers by `bodyTimeoutMs`, the time a
+ * request's body may take: a client trickling its headers (a slowloris) is answered 408 and closed within about
+ * that time, where Node's defaults held it 60 s plus up to 30 s (their checking interval).
+ */
+export function headerTimeouts(bodyTimeoutMs: number): { headersTimeout: number; connectionsCheckingInterval: number } {
+  const headersTimeout = Math.min(bodyTimeoutMs, NODE_HEADERS_TIMEOUT_MS);
+  return { headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) };
+}
+
 const shown = (path: string) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
 
 /**
@@ -44,7 +57,7 @@ export function frameworkErrorAnswer(error: FastifyError, request: FastifyReques
 }
 
 /** The answer to a connection's request that is not readable HTTP, by Node's parser's error code. */
-function clientErrorAnswer(code: string | undefined): ErrorResponse {
+function clientErrorAnswer(code: string | undefined, headersTimeoutMs: number): ErrorResponse {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return v2Error(
@@ -53,7 +66,11 @@ function clientErrorAnswer(code: string | undefined): ErrorResponse {
           'headers (a long cookie or custom header), or start the server with node --max-http-header-size.',
       );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return v2Error('REQUEST_TIMEOUT', 'The request did not arrive in time; the connection is closed.');
+      return v2Error(
+        'REQUEST_TIMEOUT',
+        `The request's headers did not arrive within ${headersTimeoutMs} ms (the server's --body-timeout); the ` +
+          'connection is closed.',
+      );
     default:
       return v2Error(
         'BAD_REQUEST',
@@ -63,19 +80,22 @@ function clientErrorAnswer(code: string | undefined): ErrorResponse {
 }
 
 /**
- * Answers a request Node's HTTP parser refused (Fastify's `clientErrorHandler`) in the v2 error shape, then closes
- * the connection, whose remaining bytes cannot be read as a request.
+ * The handler (Fastify's `clientErrorHandler`) that answers a request Node's HTTP parser refused in the v2 error
+ * shape, then closes the connection, whose remaining bytes cannot be read as a request. `headersTimeoutMs` is the
+ * server's `headersTimeout`, named in the answer to a request whose headers came too slowly.
  */
-export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
-    const body = clientErrorAnswer(error.code);
-    const status = httpStatusOf(body.code);
-    const text = JSON.stringify(body);
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-    );
-  }
-  socket.destroy(error);
+export function clientErrorHandler(headersTimeoutMs: number): (error: NodeJS.ErrnoException, socket: Socket) => void {
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    if (socket.writable) {
+      const body = clientErrorAnswer(error.code, headersTimeoutMs);
+      const status = httpStatusOf(body.code);
+      const text = JSON.stringify(body);
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+      );
+    }
+    socket.destroy(error);
+  };
 }

@@ -18,6 +18,7 @@ export interface ServerOptions extends ListenerOptions {
   /**
    * Time a request body may take to arrive, from the request's headers on, in milliseconds; past it the server
    * answers 408 `REQUEST_TIMEOUT` and closes the connection (a client trickling a body cannot hold a socket).
+   * The request's headers get the same time (at most Node's 60 s), so a client trickling them is closed too.
    * Requests that fail auth are answered 401 and closed at once, their body unread.
    * @default 30000
    */

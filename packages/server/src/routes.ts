@@ -231,8 +231,11 @@ function notOfferedName(segments: string[]): string | undefined {
   return undefined;
 }
 
-/** The 404 answer of a path: a named Firecrawl endpoint crawlkit does not offer, or no route at all. */
-export function notFound(method: string, url: string): object {
+/**
+ * The 404 answer of a path: a named Firecrawl endpoint crawlkit does not offer, a path whose routes take other
+ * methods (`allowed`, named so the client knows what to send), or no route at all.
+ */
+export function notFound(method: string, url: string, allowed: readonly string[] = []): object {
   const path = url.split('?')[0] ?? url;
   const segments = path.split('/').filter(Boolean);
   if (segments[0] === 'v2' || segments[0] === 'v1' || segments[0] === 'v0') {
@@ -244,6 +247,13 @@ export function notFound(method: string, url: string): object {
           `${INSTEAD[name] ? `${INSTEAD[name]}. ` : ''}${OFFERED}.`,
       );
     }
+  }
+  if (allowed.length > 0) {
+    return v2Error(
+      'ROUTE_NOT_FOUND',
+      `No route for ${method} ${path}: ${path} takes ${allowed.join(' or ')}; send the request with ` +
+        `${allowed.length > 1 ? 'one of them' : allowed[0]}.`,
+    );
   }
   return v2Error('ROUTE_NOT_FOUND', `No route for ${method} ${path}; ${OFFERED}.`);
 }

@@ -10,13 +10,14 @@ import { Admission } from './admission.js';
 import { ApiKeys } from './auth.js';
 import { describeBodyError, registerBodyParsing } from './body.js';
 import { registerCors } from './cors.js';
-import { answerClientError, frameworkErrorAnswer, MAX_PARAM_LENGTH } from './framework-errors.js';
+import { clientErrorHandler, frameworkErrorAnswer, headerTimeouts, MAX_PARAM_LENGTH } from './framework-errors.js';
 import { HEALTH_PATHS, registerHealthRoutes } from './health-routes.js';
 import { addressing } from './public-url.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { send, v2Error } from './respond.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
 import { notFound, registerRoutes, type JobKind } from './routes.js';
+import { RouteMethods } from './route-methods.js';
 import { registerTeamRoutes } from './routes-team.js';
 import { jobSocketHandler } from './socket.js';
 import { registerV1Routes } from './v1-routes.js';
@@ -57,17 +58,21 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   const inFlight = new Set<AbortController>();
   const closing = new AbortController();
   const address = addressing(options.publicUrl);
+  const timeouts = headerTimeouts(options.bodyTimeoutMs);
   const app = Fastify({
+    http: timeouts,
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
     ...(address.rewriteUrl ? { rewriteUrl: address.rewriteUrl } : {}),
     logger: false,
     return503OnClosing: true,
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // As upstream's Express: `/v2/scrape/` and `//v2/scrape` are `/v2/scrape`.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     frameworkErrors: frameworkErrorAnswer,
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: clientErrorHandler(timeouts.headersTimeout),
     schemaController: { compilersFactory: lazySchemaCompilers },
   });
+  const routeMethods = new RouteMethods(app);
   // Clients send nothing on the job socket: a small frame limit.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
@@ -107,7 +112,11 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     return send(reply, toErrorResponse(error));
   });
 
-  app.setNotFoundHandler((request, reply) => send(reply, notFound(request.method, request.url)));
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = routeMethods.of(request.url);
+    if (allowed.length > 0) reply.header('allow', allowed.join(', '));
+    return send(reply, notFound(request.method, request.url, allowed));
+  });
 
   const call = (request: FastifyRequest, reply: FastifyReply): CallOptions => {
     const controller = new AbortController();

@@ -68,7 +68,10 @@ export function addServeFlags(command: Command): Command {
       '--trust-proxy <addresses>',
       'believe X-Forwarded-Proto/-Host from these proxies: loopback, CIDRs (comma-separated) or all; env CRAWLKIT_TRUST_PROXY',
     )
-    .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
+    .option(
+      '--body-timeout <ms>',
+      "time a request's headers, and then its body, may take to arrive, then 408 (default 30000)",
+    )
     .option(
       '--close-timeout <ms>',
       'on SIGTERM, how long requests in progress may finish before they are aborted (default 30000; below your stop grace period)',
