@@ -4,6 +4,7 @@ import type { Document } from 'domhandler';
 import { parseHtml } from './dom/parse.js';
 import { baseUrlOf, resolveUrl } from './dom/urls.js';
 import { elements } from './dom/walk.js';
+import { documentLanguageOf } from './language.js';
 
 /** Page-derived metadata: every meta tag under its raw key plus the named keys of the v2 Document. */
 export type PageMetadata = Record<string, string | string[]>;
@@ -41,8 +42,8 @@ const ALWAYS_ARRAY = new Set(['ogLocaleAlternate']);
 
 /**
  * Keys with one value, as the v2 Document and the SDKs type them: the first `title` and `language` win (the
- * `<html lang>` before any `<meta name="language">`); repeated `description` and `robots` tags are joined with `, `
- * (robots directives add up).
+ * `<html lang>` before any `<meta name="language">` or `<meta http-equiv="content-language">`); repeated
+ * `description` and `robots` tags are joined with `, ` (robots directives add up).
  */
 const FIRST_WINS = new Set(['title', 'language']);
 const JOINED = new Set(['description', 'robots']);
@@ -64,9 +65,15 @@ function push(meta: PageMetadata, key: string, value: string): void {
 
 /**
  * Extracts the metadata of a page from its raw HTML (or an already parsed, untouched document); its favicon's query
- * in the document's `encoding` (see `ExtractPageOptions.encoding`).
+ * in the document's `encoding` (see `ExtractPageOptions.encoding`). `contentLanguage`, the response's
+ * `Content-Language` header, is its `language` when the page names none (`ExtractPageOptions.contentLanguage`).
  */
-export function extractMetadata(input: string | Document, url: string, encoding?: string): PageMetadata {
+export function extractMetadata(
+  input: string | Document,
+  url: string,
+  encoding?: string,
+  contentLanguage?: string,
+): PageMetadata {
   const document = typeof input === 'string' ? parseHtml(input) : input;
   const base = baseUrlOf(document, url, encoding);
   const meta: PageMetadata = {};
@@ -87,6 +94,12 @@ export function extractMetadata(input: string | Document, url: string, encoding?
         }
         break;
       case 'meta': {
+        // `<meta http-equiv="content-language" content="ja">`: the page's language when `<html lang>` names none.
+        if (el.attribs['http-equiv']?.trim().toLowerCase() === 'content-language') {
+          const language = documentLanguageOf(el.attribs.content);
+          if (language) push(meta, 'language', language);
+          break;
+        }
         const key = el.attribs.name ?? el.attribs.property ?? el.attribs.itemprop;
         const content = el.attribs.content;
         if (!key || content === undefined) break;
@@ -108,6 +121,10 @@ export function extractMetadata(input: string | Document, url: string, encoding?
     }
   }
 
+  if (meta.language === undefined) {
+    const language = documentLanguageOf(contentLanguage);
+    if (language) meta.language = language;
+  }
   const fallbackTitle = first(meta['og:title']) ?? first(meta['twitter:title']);
   if (title !== undefined) meta.title = title;
   else if (fallbackTitle !== undefined) meta.title = fallbackTitle;

@@ -28,6 +28,11 @@ export interface ExtractPageOptions {
    * @default 'utf-8'
    */
   encoding?: string;
+  /**
+   * The response's `Content-Language` header: the page's `metadata.language` when neither its `<html lang>` nor a
+   * `<meta http-equiv="content-language">` names one (the HTML standard's order), if it names a single language.
+   */
+  contentLanguage?: string;
   /** Keep only the main content. @default true */
   onlyMainContent?: boolean;
   /** CSS selectors: keep only the matching elements (already iframe-rewritten by the caller). */
@@ -84,7 +89,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   const { encoding } = options;
   const base = baseUrlOf(document, options.url, encoding);
   if (formats.metadata) {
-    out.metadata = extractMetadata(document, options.url, encoding);
+    out.metadata = extractMetadata(document, options.url, encoding, options.contentLanguage);
     const canonical = canonicalOf(document, base, encoding);
     if (canonical) out.canonical = canonical;
   }

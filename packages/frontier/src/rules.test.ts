@@ -132,6 +132,14 @@ describe('crawl rules in order (reference §13.2)', () => {
     expect(verdict(seed, 'https://other.org/de/über', { allowExternalLinks: true, excludePaths: ['über'] })).toBe(
       'EXCLUDE_PATTERN',
     );
+    // An internationalised host is matched in Unicode as well as in punycode.
+    const idn = 'https://例え.jp/ニュース/1';
+    expect(
+      verdict('https://例え.jp/', idn, { includePaths: ['^https://例え\\.jp/ニュース/'], regexOnFullURL: true }),
+    ).toBe('ALLOWED');
+    expect(verdict('https://例え.jp/', idn, { includePaths: ['xn--r8jz45g\\.jp'], regexOnFullURL: true })).toBe(
+      'ALLOWED',
+    );
     // An escape that is not UTF-8 is kept; the rest of the path is still read.
     expect(verdict(seed, 'https://example.com/a%FF/b%20c', { includePaths: ['^/a%FF/b c$'] })).toBe('ALLOWED');
     expect(verdict(seed, uber, { includePaths: ['^/en/'] })).toBe('INCLUDE_PATTERN');

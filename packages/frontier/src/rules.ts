@@ -1,3 +1,5 @@
+import { domainToUnicode } from 'node:url';
+
 import { getDomain } from 'tldts';
 
 import { decodePercent, isRouteFragment } from './normalize.js';
@@ -155,11 +157,16 @@ export interface PathPatterns {
 /**
  * The forms of a URL a pattern is tried on: its pathname (or whole URL) as the URL writes it, percent-encoded, and
  * decoded when that differs. A person writes `über` or `release notes` for `/%C3%BCber` and `/release%20notes`; a
- * pattern written against the encoded form still matches it. Escapes that are not UTF-8 stay as they are.
+ * pattern written against the encoded form still matches it. Escapes that are not UTF-8 stay as they are. The whole
+ * URL's decoded form has its host in Unicode too (`例え.jp` for `xn--r8jz45g.jp`), as a person writes it.
  */
 function patternTargets(url: URL, fullUrl: boolean): string[] {
   const written = fullUrl ? url.href : url.pathname;
-  const decoded = decodePercent(written);
+  let decoded = decodePercent(written);
+  if (fullUrl && url.hostname.includes('xn--')) {
+    const host = domainToUnicode(url.hostname);
+    if (host) decoded = decoded.replace(`//${url.hostname}`, `//${host}`);
+  }
   return decoded === written ? [written] : [written, decoded];
 }
 

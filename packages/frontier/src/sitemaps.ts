@@ -7,6 +7,7 @@ import type * as Htmlparser2 from 'htmlparser2';
 
 import { isUnavailableStatus, unreadableReason, type FetchText } from './fetch-text.js';
 import type { Robots } from './robots.js';
+import { decodeSitemap } from './sitemap-encoding.js';
 import { scanSitemapXml, type SitemapEntryHandler } from './sitemap-scan.js';
 
 export interface SitemapDocument {
@@ -170,7 +171,7 @@ const readHere: SitemapReader = (sitemap) => Promise.resolve(readSitemap(sitemap
 function decode(body: Uint8Array, maxBytes: number): string {
   const gz = body.length > 2 && body[0] === 0x1f && body[1] === 0x8b;
   const bytes = gz ? gunzipSync(body, { maxOutputLength: maxBytes }) : body;
-  return new TextDecoder().decode(bytes);
+  return decodeSitemap(bytes);
 }
 
 const sameSite = (a: string, b: string) => a.replace(/^www\./, '') === b.replace(/^www\./, '');

@@ -144,6 +144,7 @@ function htmlExtraction(request: ExtractionRequest, text: string, charset: strin
   const options: ExtractPageOptions = {
     url: page.url,
     ...(charset !== undefined ? { encoding: charset } : {}),
+    ...(page.contentLanguage !== undefined ? { contentLanguage: page.contentLanguage } : {}),
     ...contentOptions(settings),
     removeBase64Images: settings.removeBase64Images,
     ...(settings.markdownRawHtml ? { markdownRawHtml: true } : {}),

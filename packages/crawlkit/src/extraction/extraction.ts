@@ -20,6 +20,8 @@ export interface ExtractionInput {
   text?: string;
   /** WHATWG name of the encoding `text` was decoded with: the queries of the page's links are encoded in it. */
   charset?: string;
+  /** The response's `Content-Language` header: the page's language when its HTML names none. */
+  contentLanguage?: string;
   /** Raw bytes of binary content (PDF), or of text not decoded yet (`undecodedText`). */
   body?: Uint8Array;
   /** Set when `body` is text left undecoded by the fetch: it is decoded in the worker (see `inputText`). */

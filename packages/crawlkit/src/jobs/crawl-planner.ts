@@ -119,13 +119,16 @@ export function createCrawlPlanner(
     // One parse of the URL for the rules, robots.txt's scope and the key (a sitemap's hundreds of URLs, cold).
     const admission = rules.admit(url, { fromUrl });
     if (admission.allowed) {
-      if (!request.ignoreRobotsTxt && robots && admission.internal && !robots.isAllowed(url)) {
-        if (!robotsBlocked.has(url)) {
-          robotsBlocked.add(url);
-          blocked.push(url);
+      // The URL as a browser writes it (`parsed.href`: a section's fragment dropped, a sitemap's raw `/ニュース/記事`
+      // or `例え.jp` percent-encoded and in punycode), so that a page's `sourceURL` and a robots.txt refusal name a
+      // URL in one form, whether a link or a sitemap gave it.
+      const fetched = admission.parsed.href;
+      if (!request.ignoreRobotsTxt && robots && admission.internal && !robots.isAllowed(fetched)) {
+        if (!robotsBlocked.has(fetched)) {
+          robotsBlocked.add(fetched);
+          blocked.push(fetched);
         }
       } else {
-        const fetched = admission.parsed.hash === '' && url.includes('#') ? admission.parsed.href : url;
         verdict = { key: normalizeParsedUrl(url, admission.parsed, keys), url: fetched };
       }
     }

@@ -43,7 +43,7 @@ export function extractionInput(
   page: Pick<
     FetchedPage,
     'url' | 'contentType' | 'text' | 'charset' | 'body' | 'undecodedText' | 'clientRendered' | 'engineReason'
-  >,
+  > & { headers?: Record<string, string> },
 ): ExtractionInput {
   const input: ExtractionInput = {
     url: page.url,
@@ -58,6 +58,8 @@ export function extractionInput(
   };
   if (page.text !== undefined) input.text = page.text;
   if (page.charset !== undefined) input.charset = page.charset;
+  const contentLanguage = page.headers?.['content-language'];
+  if (contentLanguage !== undefined) input.contentLanguage = contentLanguage;
   if (page.body !== undefined) input.body = page.body;
   if (page.undecodedText !== undefined) input.undecodedText = page.undecodedText;
   if (page.clientRendered !== undefined) input.clientRendered = page.clientRendered;

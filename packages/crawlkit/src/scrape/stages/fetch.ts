@@ -70,6 +70,7 @@ function extractingJudge(state: ScrapeState) {
       page: extractionInput({
         url: page.url,
         contentType: page.contentType,
+        headers: page.headers,
         text: page.text,
         body: page.undecoded?.body,
         undecodedText: page.undecoded ? undecodedText(page.undecoded) : undefined,
