@@ -61,7 +61,7 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
     .option(
       '--api-key <key>',
       http(
-        'accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY (comma-separated) or CRAWLKIT_API_KEY_FILE (a file of keys)',
+        'accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY (comma-separated) or CRAWLKIT_API_KEY_FILE (a file of keys), which ps does not show as it shows a flag (default: none, loopback only)',
       ),
       repeat,
     )
@@ -71,14 +71,17 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
     .option('--model-base-url <url>', MODEL_BASE_URL_FLAG_HELP)
     .option(
       '--webhook-secret <secret>',
-      'sign webhooks (X-Firecrawl-Signature); env CRAWLKIT_WEBHOOK_SECRET or SELF_HOSTED_WEBHOOK_HMAC_SECRET',
+      'sign webhooks (X-Firecrawl-Signature); env CRAWLKIT_WEBHOOK_SECRET or SELF_HOSTED_WEBHOOK_HMAC_SECRET, which ps does not show (default: unsigned)',
     )
     .option(
       '--proxy <url>',
-      'proxy for page fetches (http://user:pass@host:port); repeatable; env PROXY_SERVER',
+      'proxy for page fetches (http://user:pass@host:port); repeatable; env PROXY_SERVER, which ps does not show (default: none)',
       repeat,
     )
-    .option('--allow-private-networks', 'beyond loopback, keep the allow-all URL policy instead of strict')
+    .option(
+      '--allow-private-networks',
+      'beyond loopback, keep the allow-all URL policy instead of strict (default: strict beyond loopback)',
+    )
     .option('--cors <origins>', http('browser origins allowed: loopback (default), *, off, or a comma-separated list'))
     .option(
       '--credit-limit <n>',
