@@ -375,5 +375,11 @@ describe('proxies and the settings file', () => {
     const gone = await runCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: missing } });
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain(`Cannot read the keys of CRAWLKIT_API_KEY_FILE (${missing}): ENOENT`);
+    // A comment line is blamed on the file and its line, not on --api-key (the server's check sees the merged list).
+    writeFileSync(secret, 'fc-file-one\n# the team key\n');
+    const comment = await runCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: secret } });
+    expect(comment.code).toBe(2);
+    expect(comment.stderr).toContain(`CRAWLKIT_API_KEY_FILE (${secret}), line 2: a key has no spaces`);
+    expect(comment.stderr).not.toContain('--api-key');
   });
 });

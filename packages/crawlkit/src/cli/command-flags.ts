@@ -62,11 +62,11 @@ export function addServeFlags(command: Command): Command {
   )
     .option(
       '--public-url <url>',
-      'address clients reach the server at behind a proxy (https://api.example/crawlkit): job URLs are built on it; env CRAWLKIT_PUBLIC_URL',
+      "address clients reach the server at behind a proxy (https://api.example/crawlkit): job URLs are built on it (default: the request's own address); env CRAWLKIT_PUBLIC_URL",
     )
     .option(
       '--trust-proxy <addresses>',
-      'believe X-Forwarded-Proto/-Host from these proxies: loopback, CIDRs (comma-separated) or all; env CRAWLKIT_TRUST_PROXY',
+      'believe X-Forwarded-Proto/-Host from these proxies: loopback, CIDRs (comma-separated) or all (default: none); env CRAWLKIT_TRUST_PROXY',
     )
     .option(
       '--body-timeout <ms>',

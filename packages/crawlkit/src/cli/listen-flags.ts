@@ -61,7 +61,7 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
     .option(
       '--api-key <key>',
       http(
-        'accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY (comma-separated) or CRAWLKIT_API_KEY_FILE (a file of keys)',
+        'accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY (comma-separated) or CRAWLKIT_API_KEY_FILE (a file of keys), which ps does not show as it shows a flag (default: none, loopback only)',
       ),
       repeat,
     )
@@ -71,14 +71,17 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
     .option('--model-base-url <url>', MODEL_BASE_URL_FLAG_HELP)
     .option(
       '--webhook-secret <secret>',
-      'sign webhooks (X-Firecrawl-Signature); env CRAWLKIT_WEBHOOK_SECRET or SELF_HOSTED_WEBHOOK_HMAC_SECRET',
+      'sign webhooks (X-Firecrawl-Signature); env CRAWLKIT_WEBHOOK_SECRET or SELF_HOSTED_WEBHOOK_HMAC_SECRET, which ps does not show (default: unsigned)',
     )
     .option(
       '--proxy <url>',
-      'proxy for page fetches (http://user:pass@host:port); repeatable; env PROXY_SERVER',
+      'proxy for page fetches (http://user:pass@host:port); repeatable; env PROXY_SERVER, which ps does not show (default: none)',
       repeat,
     )
-    .option('--allow-private-networks', 'beyond loopback, keep the allow-all URL policy instead of strict')
+    .option(
+      '--allow-private-networks',
+      'beyond loopback, keep the allow-all URL policy instead of strict (default: strict beyond loopback)',
+    )
     .option('--cors <origins>', http('browser origins allowed: loopback (default), *, off, or a comma-separated list'))
     .option(
       '--credit-limit <n>',
@@ -104,35 +107,57 @@ export function listenLimits(
   };
 }
 
-/** The keys in `text`, separated by commas or line breaks. */
-const keysIn = (text: string): string[] =>
-  text
-    .split(/[,\r\n]/)
-    .map((k) => k.trim())
-    .filter(Boolean);
+/**
+ * The keys in `text`, separated by commas or line breaks. `source` names where they come from in the error a key
+ * with a space in it gets (a `# comment` line in a key file): the server's own check sees only the merged list.
+ */
+function keysIn(text: string, source: string): string[] {
+  const keys: string[] = [];
+  for (const [index, line] of text.split(/\r?\n|\r/).entries()) {
+    for (const key of line.split(',').map((k) => k.trim())) {
+      if (key === '') continue;
+      if (/\s/.test(key)) {
+        throw new CliError(
+          `${source}, line ${index + 1}: a key has no spaces (write one key a line, or comma-separated; ` +
+            'no comments or other text)',
+        );
+      }
+      keys.push(key);
+    }
+  }
+  return keys;
+}
 
 /**
  * The keys of `--api-key` (repeatable), `CRAWLKIT_API_KEY` (comma-separated; keeps them out of `ps`),
  * `CRAWLKIT_API_KEY_FILE` (a file of keys, one a line or comma-separated: a Docker or Kubernetes secret, out of the
  * environment too), the settings file.
- * @throws {CliError} when `CRAWLKIT_API_KEY_FILE` names a file that cannot be read or holds no key.
+ * @throws {CliError} when `CRAWLKIT_API_KEY_FILE` names a file that cannot be read or holds no key, or when a key of
+ * the variable or the file has a space in it.
  */
 export function apiKeys(flags: Pick<ListenFlags, 'apiKey'>, file: ServeFile): string[] {
   const path = process.env.CRAWLKIT_API_KEY_FILE;
   let fromFile: string[] = [];
   if (path) {
+    let text: string;
     try {
-      fromFile = keysIn(readFileSync(path, 'utf8'));
+      text = readFileSync(path, 'utf8');
     } catch (error) {
       throw new CliError(`Cannot read the keys of CRAWLKIT_API_KEY_FILE (${path}): ${(error as Error).message}`, {
         cause: error,
       });
     }
+    fromFile = keysIn(text, `CRAWLKIT_API_KEY_FILE (${path})`);
   }
   // An empty secret would leave a loopback server keyless: the operator meant keys.
   if (path && fromFile.length === 0)
     throw new CliError(`CRAWLKIT_API_KEY_FILE (${path}) holds no key: write one key a line, or comma-separated`);
-  return [...(flags.apiKey ?? []), ...keysIn(process.env.CRAWLKIT_API_KEY ?? ''), ...fromFile, ...(file.apiKeys ?? [])];
+  return [
+    ...(flags.apiKey ?? []),
+    ...keysIn(process.env.CRAWLKIT_API_KEY ?? '', 'CRAWLKIT_API_KEY'),
+    ...fromFile,
+    ...(file.apiKeys ?? []),
+  ];
 }
 
 /**

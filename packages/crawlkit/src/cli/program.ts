@@ -38,13 +38,13 @@ function addGlobalFlags(command: Command, output: Output): Command {
   addEngineFlags(
     command.option(
       '--store <dir>',
-      'store directory (jobs, results, page cache), or memory to keep nothing; env CRAWLKIT_STORE',
+      'store directory (jobs, results, page cache), or memory to keep nothing (default ./.crawlkit); env CRAWLKIT_STORE',
     ),
   )
     .option('--concurrency <n>', 'pages at once across the engine (default 16)')
     .option(
       '--url-policy <policy>',
-      'URL policy: strict (no private, loopback or metadata addresses) or a UrlPolicy as JSON; env CRAWLKIT_URL_POLICY',
+      'URL policy: strict (no private, loopback or metadata addresses) or a UrlPolicy as JSON (default: every address; serve and mcp on an interface other than loopback: strict); env CRAWLKIT_URL_POLICY',
     );
   addQuietFlag(command);
   if (output !== 'none') {

@@ -16,7 +16,7 @@ export interface RedisFlags {
 /** Adds `--redis`, `--redis-prefix` and the other Redis flags to a command that reads or serves jobs. */
 export function addRedisFlags(command: Command, what: string): Command {
   return command
-    .option('--redis <url>', `${what}; env CRAWLKIT_REDIS_URL`)
+    .option('--redis <url>', `${what} (default: none: jobs in the store); env CRAWLKIT_REDIS_URL`)
     .option('--redis-prefix <prefix>', 'key prefix of the deployment (default crawlkit); env CRAWLKIT_REDIS_PREFIX')
     .option(
       '--redis-allow-eviction',

@@ -34,6 +34,12 @@ export function providerFromFlags(
 /** Adds the provider flags to a command. */
 export function addProviderFlags(command: Command): Command {
   return command
-    .option('--searxng-url <url>', 'SearXNG instance for web search (its JSON API); env SEARXNG_ENDPOINT')
-    .option('--brave-api-key <key>', 'Brave Search API key for web search; env BRAVE_API_KEY');
+    .option(
+      '--searxng-url <url>',
+      'SearXNG instance for web search (its JSON API; default: none); env SEARXNG_ENDPOINT',
+    )
+    .option(
+      '--brave-api-key <key>',
+      'Brave Search API key for web search; env BRAVE_API_KEY, which ps does not show (default: none)',
+    );
 }
