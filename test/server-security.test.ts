@@ -94,15 +94,21 @@ describe('#4 API keys are tenants', () => {
   });
 });
 
-/** Opens a raw connection, sends `head`, then one body byte every 100 ms; resolves what happened. */
-function trickle(url: string, head: string): Promise<{ response: string; closedAfterMs: number }> {
+/**
+ * Opens a raw connection, sends `head`, then `drip()` every 100 ms (one body byte by default); resolves what happened.
+ */
+function trickle(
+  url: string,
+  head: string,
+  drip: () => string = () => 'x',
+): Promise<{ response: string; closedAfterMs: number }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const started = Date.now();
     const socket: Socket = connect(Number(port), hostname, () => socket.write(head));
     let response = '';
     const timer = setInterval(() => {
-      if (!socket.destroyed) socket.write('x');
+      if (!socket.destroyed) socket.write(drip());
     }, 100);
     socket.setEncoding('utf8').on('data', (chunk: string) => (response += chunk));
     socket.on('error', () => undefined);
@@ -137,26 +143,13 @@ describe('#9 slow bodies hold no socket', () => {
 
 describe('slow headers hold no socket either', () => {
   it('answers 408 and closes once the headers take longer than bodyTimeoutMs (a slowloris)', async () => {
-    const { hostname, port } = new URL(base);
-    const outcome = await new Promise<{ response: string; closedAfterMs: number }>((resolve) => {
-      const started = Date.now();
-      const socket: Socket = connect(Number(port), hostname, () =>
-        socket.write(`GET /v2/crawl/active HTTP/1.1\r\nHost: 127.0.0.1\r\n`),
-      );
-      let response = '';
-      let line = 0;
-      // One header line every 100 ms, never the blank line that ends them: Node's defaults held this 60-90 s.
-      const timer = setInterval(() => {
-        if (!socket.destroyed) socket.write(`X-Slow-${line++}: 1\r\n`);
-      }, 100);
-      socket.setEncoding('utf8').on('data', (chunk: string) => (response += chunk));
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        clearInterval(timer);
-        resolve({ response, closedAfterMs: Date.now() - started });
-      });
-      setTimeout(() => socket.destroy(), 10_000);
-    });
+    let line = 0;
+    // One header line every 100 ms, never the blank line that ends them: Node's defaults held this 60-90 s.
+    const outcome = await trickle(
+      base,
+      'GET /v2/crawl/active HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+      () => `X-Slow-${line++}: 1\r\n`,
+    );
     expect(outcome.response).toMatch(/^HTTP\/1\.1 408/);
     expect(outcome.response).toContain('did not arrive within 800 ms');
     expect(outcome.closedAfterMs).toBeGreaterThanOrEqual(700);

@@ -35,7 +35,6 @@ export function compilePathPattern(source: string): { pattern: PathPattern } | {
   try {
     native = new RegExp(source);
   } catch (error) {
-    // A glob (`/docs/**`, Crawlee's `globs`) is no valid regex: the message says what to write instead.
     return { error: `${(error as Error).message}${globHint(source)}` };
   }
   // re2js reads a named backreference as the letters `k<name>`: sent to `RegExp` rather than matching something else.

@@ -5,6 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { scrapeOptionsSchema } from '../v2/scrape-options.js';
 import { addBodyFlags, buildBody, type BodyCommand } from './body-flags.js';
 
+/** The v2 body a command builds from `args`, on top of a `--body`'s `base`. */
+function body(name: BodyCommand, args: string[], base: Record<string, unknown> = {}): Record<string, unknown> {
+  const command = addBodyFlags(new Command(name).exitOverride(), name);
+  command.parse(args, { from: 'user' });
+  return buildBody(command, name, base, {});
+}
+
 describe('the body flags in --help', () => {
   it("give --timeout's default, the engine's timeoutMs, on every command that takes it", () => {
     for (const name of ['scrape', 'crawl', 'batch'] as const) {
@@ -15,12 +22,6 @@ describe('the body flags in --help', () => {
 });
 
 describe('--change-modes and --change-tag', () => {
-  function body(name: BodyCommand, args: string[], base: Record<string, unknown> = {}): Record<string, unknown> {
-    const command = addBodyFlags(new Command(name).exitOverride(), name);
-    command.parse(args, { from: 'user' });
-    return buildBody(command, name, base, {});
-  }
-
   it('make the changeTracking of --format the object that asks for a diff in a history of its own', () => {
     const scrape = body('scrape', [
       '-f',
@@ -71,29 +72,17 @@ describe('the format-object flags together', () => {
       { type: 'changeTracking', modes: ['git-diff'] },
       { type: 'screenshot', fullPage: true },
     ];
-    for (const name of ['scrape', 'batch'] as const) {
-      const command = addBodyFlags(new Command(name).exitOverride(), name);
-      command.parse(args, { from: 'user' });
-      expect(buildBody(command, name, {}, {}), name).toEqual({ formats });
-    }
-    const crawl = addBodyFlags(new Command('crawl').exitOverride(), 'crawl');
-    crawl.parse(args, { from: 'user' });
-    expect(buildBody(crawl, 'crawl', {}, {})).toEqual({ scrapeOptions: { formats } });
+    for (const name of ['scrape', 'batch'] as const) expect(body(name, args), name).toEqual({ formats });
+    expect(body('crawl', args)).toEqual({ scrapeOptions: { formats } });
   });
 
   it("leave a --body's formats as they are when none is given, and add the full-page screenshot when missing", () => {
     const base = { formats: ['markdown', { type: 'screenshot', quality: 50 }] };
-    const plain = addBodyFlags(new Command('scrape').exitOverride(), 'scrape');
-    plain.parse([], { from: 'user' });
-    expect(buildBody(plain, 'scrape', base, {})).toEqual(base);
-    const full = addBodyFlags(new Command('scrape').exitOverride(), 'scrape');
-    full.parse(['--full-page-screenshot'], { from: 'user' });
-    expect(buildBody(full, 'scrape', base, {})).toEqual({
+    expect(body('scrape', [], base)).toEqual(base);
+    expect(body('scrape', ['--full-page-screenshot'], base)).toEqual({
       formats: ['markdown', { type: 'screenshot', quality: 50, fullPage: true }],
     });
-    const added = addBodyFlags(new Command('scrape').exitOverride(), 'scrape');
-    added.parse(['-f', 'markdown', '--full-page-screenshot'], { from: 'user' });
-    expect(buildBody(added, 'scrape', {}, {})).toEqual({
+    expect(body('scrape', ['-f', 'markdown', '--full-page-screenshot'])).toEqual({
       formats: ['markdown', { type: 'screenshot', fullPage: true }],
     });
   });

@@ -23,11 +23,11 @@ export const FORMAT_OBJECT_FLAGS = [
 export function withFormatObjectFlags(command: Command, formats: unknown[]): unknown[] | undefined {
   const given = (name: string) =>
     command.getOptionValueSource(name) === 'cli' ? String(command.opts<Record<string, unknown>>()[name]) : undefined;
-  let changed: unknown[] | undefined;
-  changed = withJsonFormat(changed ?? formats, given('schema'), given('jsonPrompt')) ?? changed;
-  changed = withChangeTracking(changed ?? formats, given('changeModes'), given('changeTag')) ?? changed;
-  if (given('fullPageScreenshot') !== undefined) changed = withFullPageScreenshot(changed ?? formats);
-  return changed;
+  let changed = withJsonFormat(formats, given('schema'), given('jsonPrompt')) ?? formats;
+  changed = withChangeTracking(changed, given('changeModes'), given('changeTag')) ?? changed;
+  if (given('fullPageScreenshot') !== undefined) changed = withFullPageScreenshot(changed);
+  // Each step copies the list it changes: the same list back means no flag was given.
+  return changed === formats ? undefined : changed;
 }
 
 /** `--schema` and `--json-prompt`: the `json` of the formats becomes `{ type: 'json', schema, prompt }`. */
