@@ -37,6 +37,17 @@ export class JobRunner {
    */
   #claimed: Task[] = [];
   #wake: (() => void) | undefined;
+  /**
+   * The earliest time a task sent back to the queue with a wait (a 429's `Retry-After`, the host's spacing) comes
+   * due, and the timer that ends the loop's wait for a settling page then: without it, a page retried after 3 s
+   * waited for an unrelated page still loading (a 15 s timeout) before it was claimed again.
+   */
+  #due: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** The due times of the tasks sent back with a wait and not yet due. */
+  #dueTimes: number[] = [];
+  /** Ends the loop's wait for a settling page when a task comes due; `#dueMissed` when it came due meanwhile. */
+  #dueWake: (() => void) | undefined;
+  #dueMissed = false;
   /** Why the job cannot go on (its store budget is spent): no task is claimed any more, and `run` rejects with it. */
   #fatal: Error | undefined;
   /**
@@ -76,7 +87,9 @@ export class JobRunner {
         // Retries are counted here, not by `task.attempts`: a task parked for politeness is claimed again too.
         requeue: async (task, delayMs, retried) => {
           if (retried.retries > 0) this.#retries.set(task.key, retried);
-          await store.tasks.release(job.id, task.key, Date.now() + delayMs);
+          const due = Date.now() + delayMs;
+          await store.tasks.release(job.id, task.key, due);
+          this.#wakeAt(due);
         },
         release: (task) => store.tasks.release(job.id, task.key),
       },
@@ -129,7 +142,10 @@ export class JobRunner {
         if (signal.aborted || this.#fatal || this.#fault !== undefined) continue;
         if (this.#inflight.size === 0) {
           const counts = await this.#store.tasks.counts(id);
-          if (counts.queued === 0 && counts.active === 0) return 'completed';
+          if (counts.queued === 0 && counts.active === 0) {
+            this.#clearDue();
+            return 'completed';
+          }
           await this.#sleep(IDLE_POLL_MS);
           continue;
         }
@@ -141,6 +157,7 @@ export class JobRunner {
       await this.#waitForProgress();
     }
     await Promise.allSettled(this.#inflight);
+    this.#clearDue();
     await this.#releaseClaimed();
     if (this.#fatal) throw this.#fatal;
     return 'stopped';
@@ -171,12 +188,20 @@ export class JobRunner {
     }
   }
 
+  /** Waits for a task to settle, the runner to stop, or a task sent back with a wait to come due. */
   #waitForProgress(): Promise<void> {
     return new Promise((resolve) => {
-      this.#wake = () => {
+      const done = (): void => {
         this.#wake = undefined;
+        this.#dueWake = undefined;
         resolve();
       };
+      if (this.#dueMissed) {
+        this.#dueMissed = false;
+        return done();
+      }
+      this.#wake = done;
+      this.#dueWake = done;
     });
   }
 
@@ -192,6 +217,39 @@ export class JobRunner {
         resolve();
       };
     });
+  }
+
+  /** Ends the wait for progress at `at`, when a task sent back with a wait comes due. */
+  #wakeAt(at: number): void {
+    this.#dueTimes.push(at);
+    if (!this.#due || at < this.#due.at) this.#armDue();
+  }
+
+  /** Sets the timer for the earliest due time still to come. */
+  #armDue(): void {
+    if (this.#due) clearTimeout(this.#due.timer);
+    this.#due = undefined;
+    if (!this.#dueTimes.length) return;
+    const at = Math.min(...this.#dueTimes);
+    const timer = setTimeout(
+      () => {
+        const now = Date.now();
+        this.#dueTimes = this.#dueTimes.filter((time) => time > now);
+        this.#armDue();
+        if (this.#dueWake) this.#dueWake();
+        else this.#dueMissed = true;
+      },
+      // A millisecond late: a timer may fire before `Date.now()` reaches its time, and the claim compares with it.
+      Math.max(0, at - Date.now() + 1),
+    );
+    // The pages in flight and the loop's own waits keep the process alive, not this timer.
+    timer.unref();
+    this.#due = { at, timer };
+  }
+
+  #clearDue(): void {
+    this.#dueTimes = [];
+    this.#armDue();
   }
 
   /** A stopped runner gives the tasks it claimed ahead back to the queue, as a page stopped midway goes back. */
