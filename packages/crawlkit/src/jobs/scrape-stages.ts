@@ -1,4 +1,5 @@
 import { setTimeout } from 'node:timers';
+import { retryDelay } from '@crawlkit/frontier';
 import type { Task } from '@crawlkit/store';
 
 import { changeFeedCacheStage, changeFeedStage } from '../changes/change-stage.js';
@@ -13,7 +14,7 @@ import type { JobTasks } from './task-execution.js';
  * engine learning after the fetch. A cache hit skips them: no request leaves. A crawl with a change feed takes cached
  * copies only once the site confirms them, and places the page in the feed last.
  */
-export function jobScrapeStages(tasks: JobTasks, task: Task): readonly ScrapeStage[] {
+export function jobScrapeStages(tasks: JobTasks, task: Task, retries = 0): readonly ScrapeStage[] {
   const [fetch, ...afterFetch] = FROM_FETCH;
   const learning = engineLearningStages(tasks, task.url);
   const changes = changeFeedStage(tasks.store, tasks.job, task);
@@ -24,6 +25,7 @@ export function jobScrapeStages(tasks: JobTasks, task: Task): readonly ScrapeSta
     ...learning.before,
     hostSlotStage(tasks, task),
     fetch!,
+    hostRestStage(tasks, task, retries),
     ...learning.after,
     ...afterFetch,
     ...(changes ? [changes] : []),
@@ -56,6 +58,24 @@ function hostSlotStage(tasks: JobTasks, task: Task): ScrapeStage {
       // The spacing counts again from the moment the request leaves (the fetch calls this right before it).
       state.onRequestStart = () => tasks.hosts.sent(task.url);
       return undefined;
+    },
+  };
+}
+
+/**
+ * A page refused with 429/503 that the job fetches again rests its host (`retryDelay`, its `Retry-After`) as soon as
+ * the answer is in, before the page is extracted: the task's own rest comes only once its scrape has ended, and a
+ * task of the host that came due meanwhile (the job's runner claims it then) would be sent into the refusal.
+ */
+function hostRestStage(tasks: JobTasks, task: Task, retries: number): ScrapeStage {
+  return {
+    name: 'host-rest',
+    timed: false,
+    failures: 'caller',
+    async run(state) {
+      if (!state.page) return;
+      const wait = retryDelay({ status: state.page.status, retryAfter: state.page.headers['retry-after'] }, retries);
+      if (wait !== undefined) await tasks.hosts.pause(task.url, wait);
     },
   };
 }

@@ -182,7 +182,7 @@ async function fetchTask(
     // A job's page waits behind the scrapes whose callers wait for them, in its tenant's and its job's turn
     // (ScrapeSlots).
     outcome = await tasks.slots.add(
-      () => chargedJobPage(tasks, () => runScrape(ctx, request, context, jobScrapeStages(tasks, task))),
+      () => chargedJobPage(tasks, () => runScrape(ctx, request, context, jobScrapeStages(tasks, task, retries))),
       { background: true, tenant: jobTenant(tasks.job), job: tasks.job.id },
     );
   } finally {
