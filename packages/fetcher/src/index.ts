@@ -71,7 +71,7 @@ export {
 } from './options.js';
 
 // ---- Engines behind one interface (issue 37) ----
-export type { BrowserSlotWait } from './page.js';
+export type { BrowserSlotWait, PageAnswer } from './page.js';
 export { chooseEngine } from './engine-choice.js';
 export type { EngineChoice } from './engine-choice.js';
 export type { Attempt, BuiltinEngines, EngineCall, PageEngine } from './engines/page-engine.js';

@@ -91,6 +91,20 @@ export interface PageRequest<V extends RenderVerdict = RenderVerdict> extends Om
    * @default undefined (the wait counts against `timeoutMs`)
    */
   browserSlot?: BrowserSlotWait;
+  /**
+   * Called with the page's answer (its final status and headers) as soon as the engine has it, before the render
+   * judge reads the page: a crawl rests the host of a 429 from here, not once the page is extracted. Synchronous; it
+   * must not throw.
+   * @default undefined
+   */
+  onAnswer?: (answer: PageAnswer) => void;
+}
+
+/** What `PageRequest.onAnswer` is told of a page's answer. */
+export interface PageAnswer {
+  status: number;
+  /** Response headers, names lower-cased. */
+  headers: Record<string, string>;
 }
 
 /** The hooks of `PageRequest.browserSlot`. */

@@ -14,6 +14,8 @@ interface HostState {
   next: number;
   /** Per-host delay (robots `Crawl-delay`), when larger than the crawl's. */
   delay: number;
+  /** When the host's latest rest (`pause`) ends; spacing does not move it. */
+  restUntil: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export class HostPoliteness {
 
   #state(host: string): HostState {
     let state = this.#hosts.get(host);
-    if (!state) this.#hosts.set(host, (state = { next: 0, delay: this.#delay }));
+    if (!state) this.#hosts.set(host, (state = { next: 0, delay: this.#delay, restUntil: 0 }));
     return state;
   }
 
@@ -62,13 +64,8 @@ export class HostPoliteness {
    * for the spacing.
    */
   reserve(url: string, now = Date.now()): number {
-    let host: string;
-    try {
-      host = new URL(url).host.toLowerCase();
-    } catch {
-      return 0;
-    }
-    const state = this.#state(host);
+    const state = this.#hostState(url);
+    if (!state) return 0;
     if (state.next > now) return state.next - now;
     state.next = now + state.delay;
     return 0;
@@ -78,14 +75,40 @@ export class HostPoliteness {
    * Keeps the URL's host from being hit for `waitMs` (capped at `maxBackoffMs`), e.g. after a 429 the caller retries.
    */
   pause(url: string, waitMs: number, now = Date.now()): void {
+    const state = this.#hostState(url);
+    if (!state) return;
+    const until = now + Math.min(waitMs, this.#maxBackoff);
+    state.next = Math.max(state.next, until);
+    state.restUntil = Math.max(state.restUntil, until);
+  }
+
+  /**
+   * A request to the URL's host leaves now, its slot taken earlier: the host's spacing counts again from now (a
+   * request held up between its slot and its departure does not shorten the gap the server sees).
+   */
+  sent(url: string, now = Date.now()): void {
+    const state = this.#hostState(url);
+    if (state) state.next = Math.max(state.next, now + state.delay);
+  }
+
+  /**
+   * Milliseconds left of the rest (`pause`) the URL's host is in, 0 when none: a request whose slot was taken before
+   * the rest began (a 429 that came meanwhile) is held back, not sent into it. Spacing is no rest.
+   */
+  restingFor(url: string, now = Date.now()): number {
+    const state = this.#hostState(url, false);
+    return state && state.restUntil > now ? state.restUntil - now : 0;
+  }
+
+  /** The URL's host's state (made when `create`), undefined for a URL that does not parse. */
+  #hostState(url: string, create = true): HostState | undefined {
     let host: string;
     try {
       host = new URL(url).host.toLowerCase();
     } catch {
-      return;
+      return undefined;
     }
-    const state = this.#state(host);
-    state.next = Math.max(state.next, now + Math.min(waitMs, this.#maxBackoff));
+    return create ? this.#state(host) : this.#hosts.get(host);
   }
 }
 

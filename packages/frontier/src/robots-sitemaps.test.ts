@@ -237,6 +237,18 @@ describe('politeness', () => {
     p.pause('https://a.test/x', 60_000, 3000);
     expect(p.reserve('https://a.test/y', 3000)).toBe(5000);
   });
+  it('tells a rest from spacing: a request sent counts the spacing again, only a pause is a rest', () => {
+    const p = new HostPoliteness({ delayMs: 1000 });
+    expect(p.reserve('https://a.test/1', 0)).toBe(0);
+    p.sent('https://a.test/1', 300);
+    expect(p.reserve('https://a.test/2', 1000)).toBe(300);
+    expect(p.restingFor('https://a.test/2', 1000)).toBe(0);
+    p.pause('https://a.test/1', 5000, 1000);
+    expect(p.restingFor('https://a.test/2', 2000)).toBe(4000);
+    expect(p.restingFor('https://b.test/2', 2000)).toBe(0);
+    expect(p.restingFor('not a url', 2000)).toBe(0);
+    expect(p.restingFor('https://a.test/2', 6000)).toBe(0);
+  });
   it('backs off on 429 with Retry-After', () => {
     const p = new HostPoliteness();
     const wait = retryDelay({ status: 429, retryAfter: '3' }, 0, Math.random, 0)!;

@@ -11,13 +11,15 @@ export function localHostSlots(politeness: HostPoliteness | undefined): HostSlot
   return {
     take: (url) => politeness.reserve(url),
     pause: (url, waitMs) => politeness.pause(url, waitMs),
-    sent: (url) => politeness.pause(url, politeness.spacing(url)),
+    sent: (url) => politeness.sent(url),
+    restingFor: (url) => politeness.restingFor(url),
   };
 }
 
 /**
  * Host slots shared by every worker of a cluster, timed by the backend's clock: the job's `HostPoliteness` says the
- * spacing, the backend keeps when each host is free again.
+ * spacing, the backend keeps when each host is free again. A rest begun after a slot was taken is not seen as the
+ * request leaves (that would wait on the backend): a worker sees it when it takes its next slot.
  */
 export function sharedHostSlots(
   coordination: Coordination,

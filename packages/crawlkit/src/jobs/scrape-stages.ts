@@ -23,9 +23,8 @@ export function jobScrapeStages(tasks: JobTasks, task: Task, retries = 0): reado
     ...(feedCache ? [feedCache] : []),
     ...BEFORE_FETCH,
     ...learning.before,
-    hostSlotStage(tasks, task),
+    hostSlotStage(tasks, task, retries),
     fetch!,
-    hostRestStage(tasks, task, retries),
     ...learning.after,
     ...afterFetch,
     ...(changes ? [changes] : []),
@@ -36,9 +35,10 @@ export function jobScrapeStages(tasks: JobTasks, task: Task, retries = 0): reado
  * The host's slot for the task's fetch (a crawl's `delay`, robots `Crawl-delay`, a rest after 429/503), waited for in
  * place up to `maxInlineWaitMs`; a longer wait gives the page back to the job (`deferred`), and a task dropped
  * meanwhile (its job cancelled) is not fetched (`dropped`). The wait is no part of the page's `timeout`; a store
- * failure here is the job's, not the page's.
+ * failure here is the job's, not the page's. The stage also hooks the fetch: a rest begun after the slot was taken
+ * holds the request back as it leaves (`deferred` too), and a 429/503 answer rests the host at once.
  */
-function hostSlotStage(tasks: JobTasks, task: Task): ScrapeStage {
+function hostSlotStage(tasks: JobTasks, task: Task, retries: number): ScrapeStage {
   return {
     name: 'host-slot',
     timed: false,
@@ -55,27 +55,23 @@ function hostSlotStage(tasks: JobTasks, task: Task): ScrapeStage {
         // or a slow answer would shorten the spacing the next holder of the host's slot sees.
         if (await tasks.dropped?.(task)) return { kind: 'dropped' };
       }
-      // The spacing counts again from the moment the request leaves (the fetch calls this right before it).
-      state.onRequestStart = () => tasks.hosts.sent(task.url);
+      // Called by the engine right before the request leaves. A rest the host began after the slot was taken (another
+      // page's 429 answered meanwhile) holds the request back; else the spacing counts again from now.
+      state.onRequestStart = () => {
+        const rest = tasks.hosts.restingFor?.(task.url) ?? 0;
+        if (rest > 0) {
+          state.heldBackMs = rest;
+          state.deadline.holdBack();
+        } else tasks.hosts.sent(task.url);
+      };
+      // A 429/503 the job fetches again rests the host as soon as it answers, not once the page is judged and
+      // extracted: the host's other pages coming due meanwhile would be sent into the refusal. Best effort (the task's
+      // own rest follows once its scrape ends).
+      state.onAnswer = (answer) => {
+        const wait = retryDelay({ status: answer.status, retryAfter: answer.headers['retry-after'] }, retries);
+        if (wait !== undefined) void Promise.resolve(tasks.hosts.pause(task.url, wait)).catch(() => undefined);
+      };
       return undefined;
-    },
-  };
-}
-
-/**
- * A page refused with 429/503 that the job fetches again rests its host (`retryDelay`, its `Retry-After`) as soon as
- * the answer is in, before the page is extracted: the task's own rest comes only once its scrape has ended, and a
- * task of the host that came due meanwhile (the job's runner claims it then) would be sent into the refusal.
- */
-function hostRestStage(tasks: JobTasks, task: Task, retries: number): ScrapeStage {
-  return {
-    name: 'host-rest',
-    timed: false,
-    failures: 'caller',
-    async run(state) {
-      if (!state.page) return;
-      const wait = retryDelay({ status: state.page.status, retryAfter: state.page.headers['retry-after'] }, retries);
-      if (wait !== undefined) await tasks.hosts.pause(task.url, wait);
     },
   };
 }

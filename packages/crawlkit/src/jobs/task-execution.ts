@@ -59,6 +59,12 @@ export interface HostSlots {
    * server sees. Synchronous, best effort (a failure leaves the slot's own spacing).
    */
   sent(url: string): void;
+  /**
+   * Milliseconds left of a rest (`pause`) `url`'s host is in, asked as the request leaves: a rest begun after the
+   * slot was taken (a 429 of another page answered meanwhile) holds the request back. Synchronous; absent where the
+   * rests live elsewhere (a cluster's backend), and then no request is held back.
+   */
+  restingFor?(url: string): number;
 }
 
 /** A job's running slots shared across processes (its `maxConcurrency` on Redis workers). */

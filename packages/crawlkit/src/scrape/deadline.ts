@@ -88,6 +88,14 @@ export class Deadline {
     if (this.#timer === undefined) this.#arm(this.timeoutMs);
   }
 
+  /**
+   * The page's request is held back as it leaves (its host began a rest after its slot was taken): the signal
+   * aborts, so the engine sends nothing, and the page is no timeout.
+   */
+  holdBack(): void {
+    this.#abort.abort(new DOMException('The request was held back: its host began a rest.', 'AbortError'));
+  }
+
   /** The scrape ended: the timer is cleared (a timer per scrape would otherwise stay armed for its whole timeout). */
   clear(): void {
     clearTimeout(this.#timer);

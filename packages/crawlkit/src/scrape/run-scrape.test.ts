@@ -116,6 +116,30 @@ describe('runScrape', () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it.each(['http', 'browser'] as const)(
+    'ends deferred, sending nothing, when the %s request is held back as it leaves (its host began a rest)',
+    async (engine) => {
+      const runtime = engine === 'http' ? rt : await scrapeTestRuntime({ engine });
+      try {
+        const before = server.requests.length;
+        const holdBack: ScrapeStage = {
+          name: 'host-slot',
+          run: (state) => {
+            state.onRequestStart = () => {
+              state.heldBackMs = 700;
+              state.deadline.holdBack();
+            };
+          },
+        };
+        const outcome = await runScrape(runtime.ctx, request(), context(), withBeforeFetch(holdBack));
+        expect(outcome).toEqual({ kind: 'deferred', retryInMs: 700 });
+        expect(server.requests.length).toBe(before);
+      } finally {
+        if (runtime !== rt) await closeRuntime(runtime);
+      }
+    },
+  );
+
   it("rejects with a caller stage's failure (a job's store), but answers a page stage's failure as the page's", async () => {
     const down = new Error('connection to the store lost');
     const callers: ScrapeStage = { name: 'host-slot', failures: 'caller', run: () => Promise.reject(down) };

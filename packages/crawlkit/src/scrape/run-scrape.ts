@@ -116,6 +116,10 @@ export async function runScrape(
     return outcome;
   } catch (error) {
     if (callerFailure) throw callerFailure.error;
+    if (state.heldBackMs !== undefined && !deadline.timedOut) {
+      outcome = { kind: 'deferred', retryInMs: state.heldBackMs };
+      return outcome;
+    }
     outcome = failure(error, deadline, state.llmUsage);
     return outcome;
   } finally {

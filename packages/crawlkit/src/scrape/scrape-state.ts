@@ -3,6 +3,7 @@
  * added (the cache visit, the fetched page, its extraction, the document). Each stage reads what the stages before it
  * set and sets its own part.
  */
+import type { PageAnswer } from '@crawlkit/fetcher';
 import type { SearchText, Store } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
@@ -87,6 +88,13 @@ export interface ScrapeState {
    * counts its spacing from then.
    */
   onRequestStart?: () => void;
+  /** Called by the engine with the page's answer, before it is judged or extracted (`PageRequest.onAnswer`). */
+  onAnswer?: (answer: PageAnswer) => void;
+  /**
+   * Set (with `Deadline.holdBack`) when the request was held back as it left: the scrape ends `deferred` by this
+   * many milliseconds, having sent nothing.
+   */
+  heldBackMs?: number;
   /** What the job learned about the page's host (set by its engine-learning stage, read by the fetch). */
   engineAdvice?: EngineAdvice;
   /** A stale cached copy the fetch asks the site to confirm (set by the cache lookup). */

@@ -65,7 +65,8 @@ export interface BrowserFetchRequest {
   proxyLoopback?: boolean;
   /**
    * Called synchronously right before the page's navigation starts: once, or twice when the page is loaded again
-   * on a new browser because its first one went away.
+   * on a new browser because its first one went away. It may abort `signal` (a job holding the request back): then
+   * the navigation does not start and the fetch fails with `ABORTED`.
    */
   onRequestStart?: () => void;
   /** The caller keeps the clock of the wait for a browser page (`PageRequest.browserSlot`). */

@@ -73,6 +73,7 @@ export class BrowserPageEngine implements PageEngine {
       if (unsupported.length) file.unsupportedFeatures = unsupported;
       return file;
     }
+    request.onAnswer?.({ status: result.status, headers: result.headers });
     const { consent: _consent, settled, ...page } = result;
     if (!settled) page.warnings = [...(page.warnings ?? []), NOT_SETTLED_WARNING];
     return { ...page, engineReason: call.reason, proxyUsed: attempt.mode };

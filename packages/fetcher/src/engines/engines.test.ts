@@ -105,4 +105,22 @@ describe('engines behind one interface', () => {
     expect(judged).toEqual([`${base}/b`]);
     await fetcher.close();
   });
+
+  it.each(['auto', 'http'] as const)(
+    'tells onAnswer the status and headers before the judge reads the page (%s)',
+    async (engine) => {
+      const fetcher = new Fetcher({ engine });
+      const seen: string[] = [];
+      await fetcher.fetch({
+        url: `${base}/c`,
+        onAnswer: (answer) => seen.push(`answer ${answer.status} ${answer.headers['content-type']}`),
+        renderJudge: () => {
+          seen.push('judged');
+          return { contentChars: 600 };
+        },
+      });
+      expect(seen).toEqual(['answer 200 text/html', 'judged']);
+      await fetcher.close();
+    },
+  );
 });

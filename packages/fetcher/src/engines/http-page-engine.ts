@@ -25,6 +25,7 @@ export class HttpPageEngine implements PageEngine {
     if (request.onExchange) httpRequest.onExchange = request.onExchange;
     if (attempt.proxy) httpRequest.proxy = attempt.proxy;
     const result = await this.#http.fetch(httpRequest);
+    request.onAnswer?.({ status: result.status, headers: result.headers });
     return { ...result, engineReason: call.reason, proxyUsed: attempt.mode };
   }
 

@@ -141,7 +141,10 @@ export class HttpEngine {
           await resolveChecked(hop.url.hostname, this.#policy, this.#baseLookup);
         }
         const jar = cookies?.header(hop.url);
-        if (chain.visited.length === 0) request.onRequestStart?.();
+        if (chain.visited.length === 0) {
+          request.onRequestStart?.();
+          controller.signal.throwIfAborted();
+        }
         const send = () =>
           dispatcher.request({
             origin: hop.url.origin,

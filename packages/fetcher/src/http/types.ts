@@ -53,7 +53,8 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /**
    * Called once, synchronously, right before the first request leaves (the moment a host's spacing should count
-   * from: a crawl's `delay` as the server sees it).
+   * from: a crawl's `delay` as the server sees it). It may abort `signal` (a job holding the request back): then
+   * nothing is sent and the fetch fails with `ABORTED`.
    * @default undefined
    */
   onRequestStart?: () => void;

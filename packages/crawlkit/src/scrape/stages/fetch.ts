@@ -39,6 +39,7 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
   // A job page's error is stored in v2's shape, without `details`: a picture of the failed page would go nowhere.
   if (request.actions?.length && state.context.jobId !== undefined) page.actionFailureScreenshot = false;
   if (state.onRequestStart) page.onRequestStart = state.onRequestStart;
+  if (state.onAnswer) page.onAnswer = state.onAnswer;
   if (state.ctx.recording) page.onExchange = recorder(state.ctx.recording, request.url);
   shapeFetch(request.formats, page);
   page.renderJudge = extractingJudge(state);
