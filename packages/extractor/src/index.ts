@@ -8,7 +8,7 @@ export type { KeepRule, MainContent, MainContentOptions } from './content/index.
 export { extractPage } from './page.js';
 export type { AttributeSelector, AttributeValues } from './attributes.js';
 export type { ExtractPageOptions, ExtractedPage } from './page.js';
-export { extractMetadata } from './metadata.js';
+export { extractMetadata, type MetadataOptions } from './metadata.js';
 export type { PageMetadata } from './metadata.js';
 export {
   cutPdf,

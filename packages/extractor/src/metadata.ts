@@ -63,17 +63,24 @@ function push(meta: PageMetadata, key: string, value: string): void {
   else meta[key] = [existing, value];
 }
 
-/**
- * Extracts the metadata of a page from its raw HTML (or an already parsed, untouched document); its favicon's query
- * in the document's `encoding` (see `ExtractPageOptions.encoding`). `contentLanguage`, the response's
- * `Content-Language` header, is its `language` when the page names none (`ExtractPageOptions.contentLanguage`).
- */
-export function extractMetadata(
-  input: string | Document,
-  url: string,
-  encoding?: string,
-  contentLanguage?: string,
-): PageMetadata {
+/** What `extractMetadata` reads beside the page. */
+export interface MetadataOptions {
+  /**
+   * The document's character encoding, for its favicon's query (`ExtractPageOptions.encoding`).
+   * @default 'utf-8'
+   */
+  encoding?: string | undefined;
+  /**
+   * The response's `Content-Language` header: the page's `language` when it names none
+   * (`ExtractPageOptions.contentLanguage`).
+   * @default undefined
+   */
+  contentLanguage?: string | undefined;
+}
+
+/** Extracts the metadata of a page at `url` from its raw HTML (or an already parsed, untouched document). */
+export function extractMetadata(input: string | Document, url: string, options: MetadataOptions = {}): PageMetadata {
+  const { encoding, contentLanguage } = options;
   const document = typeof input === 'string' ? parseHtml(input) : input;
   const base = baseUrlOf(document, url, encoding);
   const meta: PageMetadata = {};

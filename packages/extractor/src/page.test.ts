@@ -171,16 +171,16 @@ describe("metadata.language without <html lang> (the HTML standard's order)", ()
   const ja = '<head><meta http-equiv="Content-Language" content="ja-JP"></head><p>東京</p>';
   it('reads <meta http-equiv="content-language"> and then the Content-Language header', () => {
     expect(extractMetadata(ja, 'https://x.test/').language).toBe('ja-JP');
-    expect(extractMetadata(ja, 'https://x.test/', undefined, 'de').language).toBe('ja-JP');
-    expect(extractMetadata('<p>東京</p>', 'https://x.test/', undefined, ' ja ').language).toBe('ja');
+    expect(extractMetadata(ja, 'https://x.test/', { contentLanguage: 'de' }).language).toBe('ja-JP');
+    expect(extractMetadata('<p>東京</p>', 'https://x.test/', { contentLanguage: ' ja ' }).language).toBe('ja');
     expect(
       extractPage('<p>東京</p>', { url: 'https://x.test/', contentLanguage: 'ko', formats: { metadata: true } }),
     ).toMatchObject({ metadata: { language: 'ko' } });
   });
 
   it('lets <html lang> win, and takes no list of languages', () => {
-    expect(extractMetadata(`<html lang="fr">${ja}`, 'https://x.test/', undefined, 'de').language).toBe('fr');
-    expect(extractMetadata('<p>x</p>', 'https://x.test/', undefined, 'de, en').language).toBeUndefined();
+    expect(extractMetadata(`<html lang="fr">${ja}`, 'https://x.test/', { contentLanguage: 'de' }).language).toBe('fr');
+    expect(extractMetadata('<p>x</p>', 'https://x.test/', { contentLanguage: 'de, en' }).language).toBeUndefined();
     expect(
       extractMetadata('<meta http-equiv="content-language" content="de, en">', 'https://x.test/').language,
     ).toBeUndefined();

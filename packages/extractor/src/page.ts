@@ -89,7 +89,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   const { encoding } = options;
   const base = baseUrlOf(document, options.url, encoding);
   if (formats.metadata) {
-    out.metadata = extractMetadata(document, options.url, encoding, options.contentLanguage);
+    out.metadata = extractMetadata(document, options.url, { encoding, contentLanguage: options.contentLanguage });
     const canonical = canonicalOf(document, base, encoding);
     if (canonical) out.canonical = canonical;
   }

@@ -1,6 +1,6 @@
 import { Buffer, isUtf8 } from 'node:buffer';
 
-import { textDecoder } from '@crawlkit/options/text-decoder';
+import { textDecoder, type TextDecoding } from '@crawlkit/options/text-decoder';
 
 /** How far into a sitemap its XML declaration is looked for, in bytes. */
 const DECLARATION_BYTES = 1024;
@@ -12,28 +12,24 @@ const DECLARATION_BYTES = 1024;
  * `<loc>`s of a sitemap in Shift_JIS or EUC-KR came out as U+FFFD and a crawl asked for pages that do not exist.
  */
 export function decodeSitemap(bytes: Uint8Array): string {
-  return textDecoder(sitemapEncoding(bytes)).decode(bytes);
+  return sitemapDecoder(bytes).decode(bytes);
 }
 
-function sitemapEncoding(bytes: Uint8Array): string {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
-  if (isUtf8(bytes)) return 'utf-8';
+function sitemapDecoder(bytes: Uint8Array): TextDecoding {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return textDecoder('utf-8');
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return textDecoder('utf-16le');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return textDecoder('utf-16be');
+  if (isUtf8(bytes)) return textDecoder('utf-8');
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, DECLARATION_BYTES)).toString(
     'latin1',
   );
   const label = /^\s*<\?xml[^>]*?\sencoding\s*=\s*["']\s*([A-Za-z0-9._:-]+)\s*["']/.exec(head)?.[1];
-  // A label the Encoding Standard does not know (a typo, `x-klingon`) is read as UTF-8, as before.
-  if (label === undefined || !knownLabel(label)) return 'utf-8';
-  return label;
-}
-
-function knownLabel(label: string): boolean {
-  try {
-    new TextDecoder(label);
-    return true;
-  } catch {
-    return false;
+  if (label !== undefined) {
+    try {
+      return textDecoder(label);
+    } catch {
+      // A label the Encoding Standard does not know (a typo, `x-klingon`): read as UTF-8, as before.
+    }
   }
+  return textDecoder('utf-8');
 }
