@@ -171,6 +171,9 @@ describe('bodies and routes', () => {
     const patch = await call(base, 'PATCH', `/v2/crawl/${id}?limit=1`, { headers: auth });
     expect(expectStatus(patch, 404, 'ROUTE_NOT_FOUND').body.error).toContain(`/v2/crawl/${id} takes GET or DELETE`);
     expect(patch.headers.allow).toBe('GET, DELETE');
+    // The path as the router matches it: doubled and trailing slashes are the path without them.
+    const slashes = await call(base, 'GET', '/v2//scrape/', { headers: auth });
+    expect(expectStatus(slashes, 404, 'ROUTE_NOT_FOUND').headers.allow).toBe('POST');
   });
 
   it('reads a trailing slash and doubled slashes as the path without them, as upstream does', async () => {

@@ -1,40 +1,41 @@
 import type { FastifyInstance } from 'fastify';
+import Router, { type HTTPMethod } from 'find-my-way';
 
 /** Methods a path is not told about: HEAD follows GET, OPTIONS is the CORS preflight of every path. */
 const UNLISTED = new Set(['HEAD', 'OPTIONS']);
 
-/** A route's path as a pattern: `:param` one segment, `*` the rest; the rest of the path as it is. */
-function patternOf(url: string): RegExp {
-  const source = url
-    .split('/')
-    .map((segment) =>
-      segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    )
-    .join('/');
-  return new RegExp(`^${source}$`);
+/** The options of the server's router that decide which paths a route matches. */
+export interface RouteMatching {
+  ignoreTrailingSlash: boolean;
+  ignoreDuplicateSlashes: boolean;
+  maxParamLength: number;
 }
-
-/** The path the router compares: one slash between segments, none at the end (the router's own options). */
-const normalized = (path: string): string => path.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1');
 
 /**
  * The methods each route's path takes, so that a request with another method (a GET on `POST /v2/scrape`) is told
- * which ones, rather than that the path has no route. Registered before the routes: it reads them as they are added.
+ * which ones, rather than that the path has no route. A router of Fastify's own kind, with its matching options, holds
+ * every route under every method it was added with. Registered before the routes: it reads them as they are added.
  */
 export class RouteMethods {
-  readonly #routes: { pattern: RegExp; method: string }[] = [];
+  readonly #router: Router.Instance<Router.HTTPVersion.V1>;
+  /** The methods routes were added with, in the order they came. */
+  readonly #methods = new Set<HTTPMethod>();
 
-  constructor(app: FastifyInstance) {
+  constructor(app: FastifyInstance, matching: RouteMatching) {
+    this.#router = Router(matching);
     app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) {
-        if (!UNLISTED.has(method) && route.url !== '*') this.#routes.push({ pattern: patternOf(route.url), method });
+      if (route.url === '*') return;
+      for (const method of [route.method].flat() as HTTPMethod[]) {
+        if (UNLISTED.has(method)) continue;
+        this.#methods.add(method);
+        this.#router.on(method, route.url, () => undefined);
       }
     });
   }
 
   /** The methods a route takes at `path` (its query left out), in the order they were added; none: no route. */
   of(path: string): string[] {
-    const plain = normalized(path.split('?', 1)[0] ?? path);
-    return [...new Set(this.#routes.filter((route) => route.pattern.test(plain)).map((route) => route.method))];
+    const plain = path.split('?', 1)[0] ?? path;
+    return [...this.#methods].filter((method) => this.#router.find(method, plain) !== null);
   }
 }

@@ -17,10 +17,17 @@ import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } 
 import { send, v2Error } from './respond.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
 import { notFound, registerRoutes, type JobKind } from './routes.js';
-import { RouteMethods } from './route-methods.js';
+import { RouteMethods, type RouteMatching } from './route-methods.js';
 import { registerTeamRoutes } from './routes-team.js';
 import { jobSocketHandler } from './socket.js';
 import { registerV1Routes } from './v1-routes.js';
+
+/** How the router matches paths. As upstream's Express: `/v2/scrape/` and `//v2/scrape` are `/v2/scrape`. */
+const ROUTE_MATCHING: RouteMatching = {
+  maxParamLength: MAX_PARAM_LENGTH,
+  ignoreTrailingSlash: true,
+  ignoreDuplicateSlashes: true,
+};
 
 /** A running v2 HTTP server over a `Crawlkit` engine. */
 export interface CrawlkitServer {
@@ -66,13 +73,12 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     ...(address.rewriteUrl ? { rewriteUrl: address.rewriteUrl } : {}),
     logger: false,
     return503OnClosing: true,
-    // As upstream's Express: `/v2/scrape/` and `//v2/scrape` are `/v2/scrape`.
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    routerOptions: ROUTE_MATCHING,
     frameworkErrors: frameworkErrorAnswer,
     clientErrorHandler: clientErrorHandler(timeouts.headersTimeout),
     schemaController: { compilersFactory: lazySchemaCompilers },
   });
-  const routeMethods = new RouteMethods(app);
+  const routeMethods = new RouteMethods(app, ROUTE_MATCHING);
   // Clients send nothing on the job socket: a small frame limit.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
