@@ -17,6 +17,11 @@ export interface DocumentMetadata {
   /** Repeated robots tags are joined with `, `. */
   robots?: string;
   favicon?: string;
+  /**
+   * crawlkit's own: the page's `<link rel=canonical>` in its head, absolute; a list, in the page's order, when it
+   * names several that differ (a crawl folds the page into the first).
+   */
+  canonical?: string | string[];
   ogTitle?: string;
   ogDescription?: string;
   ogUrl?: string;
