@@ -1,12 +1,16 @@
 import { textContent } from 'domutils';
 import type { Document } from 'domhandler';
 
+import { canonicalUrls } from './dom/canonical.js';
 import { parseHtml } from './dom/parse.js';
 import { baseUrlOf, resolveUrl } from './dom/urls.js';
 import { elements } from './dom/walk.js';
 import { documentLanguageOf } from './language.js';
 
-/** Page-derived metadata: every meta tag under its raw key plus the named keys of the v2 Document. */
+/**
+ * Page-derived metadata: every meta tag under its raw key plus the named keys of the v2 Document, its `favicon` and
+ * its `canonical` URL (absolute; a list when the page names several that differ).
+ */
 export type PageMetadata = Record<string, string | string[]>;
 
 /** Well-known meta keys also exposed under a camelCase name (reference §9.1). */
@@ -136,6 +140,11 @@ export function extractMetadata(input: string | Document, url: string, options: 
   if (title !== undefined) meta.title = title;
   else if (fallbackTitle !== undefined) meta.title = fallbackTitle;
   else delete meta.title;
+  // The page's canonical URL, absolute (the `<link rel=canonical>` of its head): several that differ are listed, in
+  // order, as repeated meta tags are; a crawl folds the page into the first.
+  const canonical = canonicalUrls(document, base, encoding);
+  if (canonical.length === 1) meta.canonical = canonical[0]!;
+  else if (canonical.length > 1) meta.canonical = canonical;
   const favicon = icon ?? looseIcon;
   if (favicon) {
     const resolved = resolveUrl(favicon, base, encoding);

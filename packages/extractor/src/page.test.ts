@@ -167,6 +167,27 @@ describe('metadata (reference §9.1)', () => {
   });
 });
 
+it('names the canonical URL, absolute against <base href>; several that differ as a list; none in the body', () => {
+  const head = (links: string) => `<html><head><base href="/docs/">${links}</head><body><p>x</p></body></html>`;
+  const url = 'https://x.test/a/page?utm_source=mail';
+  expect(extractMetadata(head('<link rel="canonical" href="page">'), url).canonical).toBe('https://x.test/docs/page');
+  expect(
+    extractMetadata(head('<link rel="Canonical" href="/p"><link rel="canonical" href="https://x.test/p">'), url)
+      .canonical,
+  ).toBe('https://x.test/p');
+  expect(
+    extractMetadata(head('<link rel="canonical" href="/p"><link rel="canonical" href="https://other.test/q">'), url)
+      .canonical,
+  ).toEqual(['https://x.test/p', 'https://other.test/q']);
+  const inBody = '<html><head></head><body><link rel="canonical" href="/p"></body></html>';
+  expect(extractMetadata(inBody, url).canonical).toBeUndefined();
+  const page = extractPage(head('<link rel="canonical" href="/p"><link rel="canonical" href="/q">'), {
+    url,
+    formats: { metadata: true },
+  });
+  expect(page.canonical).toBe('https://x.test/p');
+});
+
 describe("metadata.language without <html lang> (the HTML standard's order)", () => {
   const ja = '<head><meta http-equiv="Content-Language" content="ja-JP"></head><p>東京</p>';
   it('reads <meta http-equiv="content-language"> and then the Content-Language header', () => {

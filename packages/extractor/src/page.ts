@@ -4,7 +4,6 @@ import render from 'dom-serializer';
 import { extractAttributes, type AttributeSelector, type AttributeValues } from './attributes.js';
 import {
   absolutize,
-  canonicalOf,
   discoveryLinks,
   excludesBeforeMain,
   removeExcluded,
@@ -13,6 +12,7 @@ import {
 } from './clean/transform.js';
 import { removeBoilerplate } from './clean/boilerplate.js';
 import { findMainContent } from './content/index.js';
+import { canonicalOf } from './dom/canonical.js';
 import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';

@@ -40,6 +40,8 @@ const RESUME_RETRY_MS = 5_000;
 const LISTED_FAILURES = 20;
 /** Pages that answered an HTTP error named after the summary (the others counted). */
 const LISTED_HTTP_ERRORS = 5;
+/** Pages robots.txt disallowed named after the summary (the others counted). */
+const LISTED_ROBOTS_BLOCKED = 5;
 /** Pages with a warning the summary names (a PDF cut at its page cap, a feature the engine lacks). */
 const LISTED_WARNINGS = 5;
 
@@ -185,12 +187,16 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   if (!status.success) return ctx.fail(status);
   const failures = 'errors' in errorList ? errorList.errors : [];
   const failed = failures.map((e) => ({ url: e.url, error: e.error, ...(e.code ? { code: e.code } : {}) }));
+  // A crawl's pages that robots.txt kept it from (the status's warning says only that there were some).
+  const robotsBlocked = 'robotsBlocked' in errorList ? errorList.robotsBlocked : [];
+  const blocked = robotsBlocked.length ? { robotsBlocked } : {};
   if (ctx.mode === 'json') {
-    // With the job's id, as firecrawl-js's crawl() and batchScrape() answer; and the failed pages, which the v2
-    // status leaves out (its total and completed count the pages stored), as parse's answer and the manifest have.
+    // With the job's id, as firecrawl-js's crawl() and batchScrape() answer; and the failed pages and the pages
+    // robots.txt disallowed, which the v2 status leaves out (its total and completed count the pages stored), as
+    // parse's answer and the manifest have.
     const { next: _next, success, ...rest } = status;
     const invalid = options.invalidURLs?.length ? { invalidURLs: options.invalidURLs } : {};
-    ctx.writeJson({ success, id, ...rest, ...invalid, data: output.documents, errors: failed });
+    ctx.writeJson({ success, id, ...rest, ...invalid, data: output.documents, errors: failed, ...blocked });
   }
   mark.remove();
   await outDir?.finish({
@@ -199,7 +205,9 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     total: status.total,
     completed: status.completed,
     creditsUsed: status.creditsUsed,
+    ...(status.warning ? { warning: status.warning } : {}),
     errors: failed,
+    ...blocked,
   });
   ctx.note(
     `${kind} ${id} ${status.status}: ${count(pages, 'page')}${delivery.skip ? ` since the resume (${status.completed} in all)` : ''}, ` +
@@ -208,6 +216,15 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   );
   // What the job's status warns of (a robots.txt or sitemap it could not read), as `crawlkit status` tells it.
   if (status.warning) ctx.note(`  warning: ${withFlags(status.warning)}`);
+  if (robotsBlocked.length) {
+    const listed = robotsBlocked.slice(0, LISTED_ROBOTS_BLOCKED).join(', ');
+    const more =
+      robotsBlocked.length > LISTED_ROBOTS_BLOCKED ? `, … ${robotsBlocked.length - LISTED_ROBOTS_BLOCKED} more` : '';
+    ctx.note(
+      `  note: robots.txt disallowed ${count(robotsBlocked.length, 'page')} (${listed}${more}): not crawled; ` +
+        `--ignore-robots-txt crawls them (the --json answer and the --out manifest list them all, as robotsBlocked)`,
+    );
+  }
   if (httpErrors.length) {
     const listed = httpErrors.slice(0, LISTED_HTTP_ERRORS).join(', ');
     const more = httpErrors.length > LISTED_HTTP_ERRORS ? `, … ${httpErrors.length - LISTED_HTTP_ERRORS} more` : '';

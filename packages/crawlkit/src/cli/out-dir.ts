@@ -32,6 +32,10 @@ export interface Manifest {
   pages: ManifestPage[];
   /** A batch's lines skipped as invalid URLs (`--ignore-invalid-urls`), as they were written. */
   invalidURLs?: string[];
+  /** What the job's status warned of (a robots.txt or sitemap it could not read, pages robots.txt disallowed). */
+  warning?: string;
+  /** A crawl's pages that robots.txt disallowed, not crawled (`getCrawlErrors`' `robotsBlocked`). */
+  robotsBlocked?: string[];
   /** Pages that failed; `files` holds the evidence of a failed action (its screenshots, the page when it failed). */
   errors: { url: string; code?: string; error: string; files?: Record<string, string> }[];
 }

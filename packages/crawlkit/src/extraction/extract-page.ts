@@ -179,7 +179,7 @@ function htmlExtraction(request: ExtractionRequest, text: string, charset: strin
     warnings: extracted.warnings,
     ...(extracted.discoveryLinks ? { discoveredLinks: extracted.discoveryLinks } : {}),
     ...(extracted.attributes ? { attributes: extracted.attributes } : {}),
-    ...(settings.collectLinks && extracted.canonical ? { canonical: extracted.canonical } : {}),
+    ...(extracted.canonical ? { canonical: extracted.canonical } : {}),
     ...(settings.explain ? { explained: explainPage(text, { url: page.url, ...contentOptions(settings) }) } : {}),
   };
 }

@@ -98,7 +98,10 @@ export interface Extraction {
   discoveredLinks?: string[];
   /** The `attributes` format's values (HTML pages only). */
   attributes?: AttributeValues[];
-  /** The page's `rel=canonical` URL, absolute, when `collectLinks` was asked (crawl de-duplication). */
+  /**
+   * The page's `rel=canonical` URL, absolute (crawl de-duplication): also when no links are collected, as a
+   * `sitemap: 'only'` crawl folds pages by it too.
+   */
   canonical?: string;
   /** The page's text for the search index, when `settings.searchText` asked for it. */
   searchText?: string;

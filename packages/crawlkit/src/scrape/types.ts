@@ -35,7 +35,7 @@ export type PageScrapeOutcome =
       links?: string[];
       /** The response's `Retry-After` header, if any. */
       retryAfter?: string;
-      /** The page's `rel=canonical` URL, when `collectLinks` was set. */
+      /** The page's `rel=canonical` URL (the first its head names), when it names one. */
       canonical?: string;
       /** What the fetch showed about the page's engine (absent for a cache hit), for `EngineLearning`. */
       engineEvidence?: 'http' | 'browser';

@@ -16,7 +16,17 @@ export interface DocumentMetadata {
   keywords?: string | string[];
   /** Repeated robots tags are joined with `, `. */
   robots?: string;
+  /**
+   * crawlkit's own: the response's `X-Robots-Tag` header (several joined with `, `), the robots rules search engines
+   * read beside (or, for a PDF, instead of) the `robots` meta tag. Absent when the response has none.
+   */
+  xRobotsTag?: string;
   favicon?: string;
+  /**
+   * crawlkit's own: the page's `<link rel=canonical>` in its head, absolute; a list, in the page's order, when it
+   * names several that differ (a crawl folds the page into the first).
+   */
+  canonical?: string | string[];
   ogTitle?: string;
   ogDescription?: string;
   ogUrl?: string;

@@ -256,18 +256,3 @@ export function discoveryLinks(document: Document, base: string, encoding?: stri
   }
   return [...out];
 }
-
-/** The page's `<link rel=canonical>`, absolute (its query in the document's `encoding`). */
-export function canonicalOf(document: Document, base: string, encoding?: string): string | undefined {
-  for (const el of elements(document)) {
-    if (
-      el.name === 'link' &&
-      (el.attribs.rel ?? '').toLowerCase().split(/\s+/).includes('canonical') &&
-      el.attribs.href
-    ) {
-      return resolveUrl(el.attribs.href, base, encoding);
-    }
-    if (el.name === 'body') break;
-  }
-  return undefined;
-}

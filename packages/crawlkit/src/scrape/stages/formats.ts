@@ -23,6 +23,10 @@ function documentMetadata(state: ScrapeState): DocumentMetadata {
     engine: page.engine,
   };
   if (page.engineReason) metadata.engineReason = page.engineReason;
+  // The robots rules of the response's header, which search engines read as the page's robots meta tag (and the only
+  // place a PDF or an image has them): a page kept out of an index by it showed nothing of that.
+  const robotsHeader = page.headers['x-robots-tag'];
+  if (robotsHeader) metadata.xRobotsTag = robotsHeader;
   const { state: cacheState } = state.cache;
   // A copy confirmed by a 304 is served from the cache: a hit in v2's terms (and billed as one).
   if (cacheState) metadata.cacheState = cacheState === 'revalidated' ? 'hit' : cacheState;
