@@ -134,7 +134,8 @@ export function redisFailure(
 
 /**
  * Why a connection to Redis failed, from the first error its client met, with what to do for the usual ones: a
- * password missing (`NOAUTH`) or refused (`WRONGPASS`), nothing listening (`ECONNREFUSED`).
+ * password missing (`NOAUTH`) or refused (`WRONGPASS`), another kind of server at the address (a reply that is not
+ * Redis's protocol), nothing listening (`ECONNREFUSED`).
  */
 export function whyNotConnected(error: Error): string {
   const { message } = error;
@@ -143,6 +144,10 @@ export function whyNotConnected(error: Error): string {
   }
   if (message.startsWith('WRONGPASS')) {
     return 'Redis refused the user or password of the URL (WRONGPASS): check them, redis://:<password>@host:port (redis://<user>:<password>@host:port for an ACL user)';
+  }
+  if (/Unknown RESP type|Protocol error/i.test(message)) {
+    // ioredis's words for a reply that is not Redis's protocol ("... Please report this." is meant for its authors).
+    return `the server at that address does not answer as Redis (${message.replace(/\s*Please report this\.?$/, '')}): check the URL's host and port, which may be another service's (an HTTP server answers "H")`;
   }
   if ((error as { code?: unknown }).code === 'ECONNREFUSED')
     return `${message}: is redis-server running at that address?`;
