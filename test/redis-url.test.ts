@@ -4,7 +4,7 @@
  * `/` or `#` left unescaped, and the port of another service. Before, `/99` and `/abc` ran every job in database 0
  * without a word (where another deployment's keys may be), the `%` was `An unexpected error occurred: URI malformed
  * (UNKNOWN_ERROR)`, a `/` in the password was printed back in the CLI's error, and an HTTP server's port was
- * `Unknown RESP type 72 "H". Please report this.`.
+ * `Unknown RESP type 72 "H". Please report this.`, and a host name that does not resolve a bare `getaddrinfo ENOTFOUND`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { createRedisStore, redis } from '@crawlkit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { resolveRedis } from '../packages/crawlkit/src/cli/redis-settings.ts';
+import { whyNotConnected } from '../packages/redis/src/errors.ts';
 import { ownRedisServer, stopOwnRedisServer, type RedisServer } from './setup/redis.ts';
 
 const server: RedisServer | undefined = await ownRedisServer();
@@ -81,5 +82,11 @@ describe('a Redis URL crawlkit would misread', () => {
       message: expect.stringMatching(/does not answer as Redis .*check the URL's host and port/),
     });
     await expect(opened).rejects.not.toThrow(/Please report/);
+  });
+
+  it('says a host name that does not resolve is the thing to check', () => {
+    // Node's error for a name its resolver does not know (as `redis://redis-prod:6379` from a machine without it).
+    const error = Object.assign(new Error('getaddrinfo ENOTFOUND redis-prod'), { code: 'ENOTFOUND' });
+    expect(whyNotConnected(error)).toMatch(/ENOTFOUND redis-prod: the URL's host name does not resolve .*spelling/);
   });
 });
