@@ -270,7 +270,8 @@ export class Crawlkit extends CrawlkitEmitter {
    * Yields each document of a crawl or batch as it is stored, from the first (past `skip` of them), then ends when
    * the job has finished.
    * @throws {CrawlkitError} `BAD_REQUEST` for an invalid id, `JOB_NOT_FOUND` for a job the store does not hold (or
-   * another tenant's), `ABORTED` when the signal of `init` aborts, `ENGINE_CLOSED` when `close()` stops it.
+   * another tenant's), `ABORTED` when the signal of `init` aborts, `ENGINE_CLOSED` when `close()` stops it; a store
+   * fault (`REDIS_UNAVAILABLE`, `STORE_IO`) while the job goes on: watch again with `skip`, as `crawl --redis` does.
    */
   watch(id: string, init: WatchOptions = {}): AsyncGenerator<Document, void, undefined> {
     return watchJob(

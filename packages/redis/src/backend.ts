@@ -1,4 +1,5 @@
 import { InvalidOptionError } from '@crawlkit/options';
+import { assertRedisUrl } from '@crawlkit/options/redis-url';
 import { positiveInteger, type BackendConnection, type CrawlkitBackend, type Store } from '@crawlkit/store';
 import { Redis } from 'ioredis';
 
@@ -70,6 +71,7 @@ export interface RedisBackend extends CrawlkitBackend {
  */
 export function redis(options: RedisBackendOptions = {}): RedisBackend {
   const url = options.url ?? 'redis://127.0.0.1:6379';
+  assertRedisUrl(url);
   const taskLockMs = positiveInteger('taskLockMs', options.taskLockMs, 30_000);
   const stalledCheckMs = positiveInteger(
     'stalledCheckMs',

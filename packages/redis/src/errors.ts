@@ -134,7 +134,8 @@ export function redisFailure(
 
 /**
  * Why a connection to Redis failed, from the first error its client met, with what to do for the usual ones: a
- * password missing (`NOAUTH`) or refused (`WRONGPASS`), nothing listening (`ECONNREFUSED`).
+ * password missing (`NOAUTH`) or refused (`WRONGPASS`), another kind of server at the address (a reply that is not
+ * Redis's protocol), nothing listening (`ECONNREFUSED`), a host name that does not resolve (`ENOTFOUND`).
  */
 export function whyNotConnected(error: Error): string {
   const { message } = error;
@@ -144,7 +145,14 @@ export function whyNotConnected(error: Error): string {
   if (message.startsWith('WRONGPASS')) {
     return 'Redis refused the user or password of the URL (WRONGPASS): check them, redis://:<password>@host:port (redis://<user>:<password>@host:port for an ACL user)';
   }
-  if ((error as { code?: unknown }).code === 'ECONNREFUSED')
-    return `${message}: is redis-server running at that address?`;
+  if (/Unknown RESP type|Protocol error/i.test(message)) {
+    // ioredis's words for a reply that is not Redis's protocol ("... Please report this." is meant for its authors).
+    return `the server at that address does not answer as Redis (${message.replace(/\s*Please report this\.?$/, '')}): check the URL's host and port, which may be another service's (an HTTP server answers "H")`;
+  }
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ECONNREFUSED') return `${message}: is redis-server running at that address?`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `${message}: the URL's host name does not resolve from this machine: check its spelling, or give the server's address`;
+  }
   return message;
 }

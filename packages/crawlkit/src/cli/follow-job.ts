@@ -12,6 +12,8 @@ import { PrintedMark } from './printed-mark.js';
 import { createProgress } from './progress.js';
 import { VERSION } from './version.js';
 import { withFlags } from './option-flags.js';
+import { isStoreFault, storeFaultDelay } from '../store-faults.js';
+import { sleep } from '@crawlkit/actions/sleep';
 
 export interface FollowOptions {
   id: string;
@@ -100,6 +102,49 @@ async function deliverStored(ctx: CommandContext, options: FollowOptions, delive
 }
 
 /**
+ * Hands each document of the job past those `delivery` saw to `take`, until the job ends. A store that does not answer
+ * for now (Redis restarting or paused, `REDIS_UNAVAILABLE`; a busy or failing disk, `STORE_IO`, `STORE_BUSY`) is
+ * waited out as the job's own work waits it out, with a note when it starts and when it ends, and the watch goes on
+ * from the next page: following a job must not end with the job still running (before, a Redis restart of a few
+ * seconds ended `crawl --redis` with exit 1 while its workers went on). Ctrl-C still stops it at once.
+ */
+async function watchThroughStoreFaults(
+  ctx: CommandContext,
+  id: string,
+  delivery: PageDelivery,
+  take: (document: Document) => Promise<void>,
+): Promise<void> {
+  for (let faults = 0; ;) {
+    try {
+      for await (const document of ctx.engine.watch(id, { signal: ctx.signal, skip: delivery.seen })) {
+        if (faults > 0) {
+          ctx.note(`note: ${kindOfStore(ctx)} answers again: following ${id}`);
+          faults = 0;
+        }
+        await take(document);
+      }
+      return;
+    } catch (error) {
+      if (ctx.signal.aborted || !isStoreFault(error)) throw error;
+      if (faults++ === 0) {
+        const message = error instanceof Error ? error.message : String(error);
+        const code = (error as { code?: string }).code;
+        ctx.note(
+          `note: ${message} (${code}). Still following ${id}: it goes on once ${kindOfStore(ctx)} answers ` +
+            '(Ctrl-C stops following, not the job)',
+        );
+      }
+      await sleep(storeFaultDelay(faults), ctx.signal);
+    }
+  }
+}
+
+/** What the notes call the command's store. */
+function kindOfStore(ctx: CommandContext): string {
+  return ctx.redis ? 'Redis' : 'the store';
+}
+
+/**
  * Streams a running job's pages to the outputs as they are stored, with a progress bar on a terminal, until the job
  * ends. Ctrl-C stops it without cancelling the job: what was scraped is kept and `crawlkit resume <id>` goes on.
  */
@@ -143,13 +188,13 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   const httpErrors: string[] = [];
   const warned: string[] = [];
   try {
-    for await (const document of engine.watch(id, { signal: ctx.signal })) {
+    await watchThroughStoreFaults(ctx, id, delivery, async (document) => {
       const { statusCode, sourceURL } = document.metadata;
       // An error page's warning (most often: no main content on it) says less than its status, already named.
       if (statusCode >= 400) httpErrors.push(`${statusCode} ${sourceURL}`);
       else if (document.warning) warned.push(`${sourceURL}: ${withFlags(document.warning)}`);
       await delivery.next(document);
-    }
+    });
   } catch (error) {
     if (!ctx.signal.aborted) throw error;
   } finally {

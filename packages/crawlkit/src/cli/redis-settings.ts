@@ -4,6 +4,7 @@
  * optional peer of crawlkit that only these commands need.
  */
 import { redactUrl } from '@crawlkit/fetcher/analysis';
+import { REDIS_URL_FORM, redisUrlProblem, shownRedisUrl } from '@crawlkit/options/redis-url';
 import type { CrawlkitBackend } from '@crawlkit/store';
 
 import type { CrawlkitOptions } from '../options.js';
@@ -43,11 +44,10 @@ export interface RedisFileSettings {
   redis?: { url: string; prefix?: string; allowEviction?: boolean; searchIndex?: boolean };
 }
 
-const URL_FORM = 'redis://[[<user>]:<password>@]host[:port][/db] (rediss:// for TLS)';
-
 /**
  * The Redis of a command: the flag, else `CRAWLKIT_REDIS_URL`, else the settings file; the prefix likewise. Undefined
- * when none is given. A URL that is not `redis://` or `rediss://` is bad input (exit 2).
+ * when none is given. A URL that is not `redis://` or `rediss://`, or that ioredis would misread (`redisUrlProblem`), is
+ * bad input (exit 2).
  */
 export function resolveRedis(
   flags: RedisFlags,
@@ -56,14 +56,11 @@ export function resolveRedis(
 ): RedisSettings | undefined {
   const url = flags.redis ?? (env.CRAWLKIT_REDIS_URL || undefined) ?? file.redis?.url;
   if (url === undefined) return undefined;
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    protocol = undefined;
-  }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') {
-    throw new CliError(`Expected --redis to be a Redis URL, ${URL_FORM}, got "${redactUrl(url)}"`);
+  const problem = redisUrlProblem(url);
+  if (problem !== undefined) {
+    throw new CliError(
+      `Expected --redis to be a Redis URL, ${REDIS_URL_FORM}, got "${shownRedisUrl(url)}": ${problem}`,
+    );
   }
   const prefix = flags.redisPrefix ?? (env.CRAWLKIT_REDIS_PREFIX || undefined) ?? file.redis?.prefix;
   if (prefix === '') throw new CliError('Expected --redis-prefix to be a key prefix, got ""');

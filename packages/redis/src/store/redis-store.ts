@@ -1,4 +1,5 @@
 import { InvalidOptionError } from '@crawlkit/options';
+import { assertRedisUrl } from '@crawlkit/options/redis-url';
 import { withinBudget } from '@crawlkit/options/within-budget';
 import {
   nonNegativeInteger,
@@ -133,9 +134,9 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
   const commandTimeoutMs = positiveInteger('commandTimeoutMs', options.commandTimeoutMs, 5_000);
   const secrets = redisSecrets(options.secretKey);
   const owned = options.client === undefined;
-  const client =
-    options.client ??
-    new Redis(options.url ?? 'redis://127.0.0.1:6379', connectionOptions(connectTimeoutMs, commandTimeoutMs));
+  const url = options.url ?? 'redis://127.0.0.1:6379';
+  if (owned) assertRedisUrl(url);
+  const client = options.client ?? new Redis(url, connectionOptions(connectTimeoutMs, commandTimeoutMs));
   if (owned) {
     // Failures surface as rejected commands; without a listener ioredis would print each reconnect error.
     client.on('error', () => undefined);
@@ -220,5 +221,27 @@ export async function connect(client: Redis, timeoutMs: number): Promise<void> {
     throw reason ? new Error(whyNotConnected(reason), { cause: reason }) : cause;
   } finally {
     client.off('error', onError);
+  }
+  await checkDatabase(client);
+}
+
+/**
+ * Selects the URL's database again and says so when Redis has none of that number: ioredis's own SELECT at connect
+ * fails only as an 'error' event, and its client then goes on in database 0, where another deployment's keys may be.
+ */
+async function checkDatabase(client: Redis): Promise<void> {
+  const db = client.options.db;
+  if (db === undefined || db === 0) return;
+  try {
+    await client.select(db);
+  } catch (cause) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    if (!/DB index is out of range/i.test(message)) throw cause;
+    throw new Error(
+      `Redis has no database ${db} (${message}): the URL's /${db} is past the server's \`databases\` setting ` +
+        '(16 by default: 0 to 15; a managed or cluster Redis may have database 0 only): use a database it has, or ' +
+        'raise `databases` in redis.conf',
+      { cause },
+    );
   }
 }
