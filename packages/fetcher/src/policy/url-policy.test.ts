@@ -230,6 +230,9 @@ describe('redactUrl', () => {
     expect(redactUrl(new URL('https://tok@example.com/'))).toBe('https://example.com/');
     expect(redactUrl('https://example.com/@x')).toBe('https://example.com/@x');
     expect(redactUrl('not a url user:pw@host')).toBe('not a url user:pw@host');
+    // Unparsable because the password holds a character a URL reserves: it is hidden all the same.
+    expect(redactUrl('redis://user:pa/ss@cache.internal:6379/0')).toBe('redis://cache.internal:6379/0');
+    expect(redactUrl('http://user:p#w?x@example.com/a')).toBe('http://example.com/a');
   });
 });
 

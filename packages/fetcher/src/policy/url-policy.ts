@@ -218,7 +218,9 @@ export function redactUrl(url: URL | string): string {
     try {
       parsed = new URL(url);
     } catch {
-      return url.replace(/\/\/[^/@]*@/, '//');
+      // A password holding `/`, `#` or `?` is what made it unparsable (the authority ended early): everything up to
+      // the last `@` goes, at the risk of hiding more than the credentials.
+      return url.replace(/\/\/[^]*@/, '//');
     }
   } else {
     parsed = url;
