@@ -80,6 +80,9 @@ describe('Ctrl-C, status, resume and cancel', { timeout: 120_000 }, () => {
     expect(cancelled).toMatchObject({ code: 0, stdout: `cancelled crawl ${id}\n` });
     const status = await cli(['status', id, '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ status: 'cancelled' });
+    const text = await cli(['status', id]);
+    expect(text.stdout).toMatch(/^cancelled: {3}\d{4}-/m);
+    expect(text.stdout).not.toContain('completed:');
     const resumed = await cli(['resume', id]);
     expect(resumed.code).toBe(1);
     expect(resumed.stderr).toContain('JOB_NOT_RESUMABLE');

@@ -247,7 +247,8 @@ export async function statusCommand(ctx: CommandContext, id: string, command: Co
     `errors:      ${'errors' in errors ? errors.errors.length : '?'}`,
     `credits:     ${status.creditsUsed}`,
     ...(status.createdAt ? [`created:     ${status.createdAt}`] : []),
-    ...(status.completedAt ? [`completed:   ${status.completedAt}`] : []),
+    // When the job ended, named by how it ended (`cancelled:`, `failed:`), not always `completed:`.
+    ...(status.completedAt ? [`${`${status.status}:`.padEnd(13)}${status.completedAt}`] : []),
     `expires:     ${status.expiresAt}`,
   ];
   ctx.write(`${lines.join('\n')}\n`);
