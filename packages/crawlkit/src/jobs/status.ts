@@ -130,7 +130,7 @@ async function crawlWarning(
 ): Promise<string | undefined> {
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
-  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable } =
+  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, trapsSkipped } =
     storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain' | 'limit'>>(job);
   const notes: string[] = [];
   // The task store takes no task past `limit` (`tasks.add`): a crawl that settled that many stopped there, whatever
@@ -145,6 +145,7 @@ async function crawlWarning(
   const robotsUrl = new URL('/robots.txt', request.url).href;
   notes.push(...robotsNotes(robotsUrl, { unavailable: robotsUnavailable, truncatedAt: robotsTruncatedAt }, 'crawl'));
   notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));
+  for (const { reason, url } of trapsSkipped ?? []) notes.push(trapNote(reason, url));
   // A narrow scope is told of a crawl that completed: one that failed (its seed did) or was cancelled says so itself.
   if (job.status === 'completed' && resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;
@@ -171,4 +172,14 @@ export async function buildJobErrors(store: Store, job: JobRecord): Promise<Craw
     })),
     robotsBlocked: robotsBlocked.map((url) => redactUrl(url)),
   };
+}
+
+/** What a crawl's status says of the links a trap rule refused, with the first one. */
+function trapNote(reason: string, url: string): string {
+  const shown = url.length > 200 ? `${redactUrl(url).slice(0, 200)}…` : redactUrl(url);
+  const why =
+    reason === 'URL_TOO_LONG'
+      ? 'longer than the longest URL a crawl follows (a link that grows on every page)'
+      : 'a path segment repeated more than a crawl follows (a calendar or a relative link nesting a page in itself)';
+  return `Links were skipped as crawl traps, ${why}: the first was ${shown}.`;
 }
