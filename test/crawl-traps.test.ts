@@ -35,6 +35,9 @@ describe('crawl traps', () => {
     // events/, then three nested months; a fourth `month` segment is refused.
     expect(events).toHaveLength(4);
     expect(done.total).toBe(urls.length);
+    // The status says links were skipped as traps, and why, with the first of each kind.
+    expect(done.warning).toContain('Links were skipped as crawl traps, longer than the longest URL');
+    expect(done.warning).toMatch(/Links were skipped as crawl traps, a path segment repeated .*\/traps\/events\//);
   }, 120_000);
 
   it('end failed past the job store budget, with the pages stored until then kept on disk', async () => {

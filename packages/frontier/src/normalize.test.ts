@@ -32,6 +32,18 @@ describe('normalizeUrl', () => {
     );
   });
 
+  it('drops session ids: a ;jsessionid= path parameter and PHP, ASP and ColdFusion session parameters', () => {
+    const page = normalizeUrl('https://a.test/shop/item?id=7');
+    expect(normalizeUrl('https://a.test/shop/item;jsessionid=0A1B2C?id=7')).toBe(page);
+    expect(normalizeUrl('https://a.test/shop/item;JSESSIONID=0A1B2C.node1?id=7')).toBe(page);
+    expect(normalizeUrl('https://a.test/shop/item?id=7&PHPSESSID=abc123')).toBe(page);
+    expect(normalizeUrl('https://a.test/shop/item?ASPSESSIONIDQSBRATCS=x&id=7')).toBe(page);
+    expect(normalizeUrl('https://a.test/shop/item?id=7&CFID=1&CFTOKEN=2')).toBe(page);
+    // Other path parameters, and a generic `sid`, stay: they may name the page.
+    expect(normalizeUrl('https://a.test/shop/item;v=2?id=7')).not.toBe(page);
+    expect(normalizeUrl('https://a.test/shop/item?id=7&sid=3')).not.toBe(page);
+  });
+
   it('normalises host case, default ports and percent-encoding', () => {
     expect(normalizeUrl('HTTP://A.TEST:80/x')).toBe(normalizeUrl('http://a.test/x'));
     expect(normalizeUrl('https://a.test/%7euser/%2f')).toBe(normalizeUrl('https://a.test/~user/%2F'));

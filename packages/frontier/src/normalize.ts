@@ -24,6 +24,24 @@ const TRACKING = new Set([
   'ref_src',
 ]);
 
+/**
+ * Query parameters that carry a server session id (Java servlets, PHP, classic ASP, ColdFusion): a new one a
+ * response on sites that put the session in every link, so the same page would be a new URL each time it is linked.
+ * `aspsessionid` is a prefix (`ASPSESSIONIDQSBRATCS`). The generic `sid` is not among them: it names a page or a store
+ * on too many sites.
+ */
+const SESSION = new Set(['jsessionid', 'phpsessid', 'cfid', 'cftoken']);
+const isSessionKey = (key: string) => SESSION.has(key) || key.startsWith('aspsessionid');
+
+/** A `;jsessionid=…` path parameter (servlet URL rewriting), with the parameters after it in the same segment. */
+const PATH_SESSION = /;jsessionid=[^/]*/gi;
+
+/** A query parameter that never changes the page: tracking (`utm_*`, `fbclid`, …) or a session id. */
+function isNoiseKey(key: string): boolean {
+  const k = key.toLowerCase();
+  return k.startsWith('utm_') || TRACKING.has(k) || isSessionKey(k);
+}
+
 export interface NormalizeOptions {
   /** Drop the whole query string. @default false */
   ignoreQueryParameters?: boolean;
@@ -63,8 +81,9 @@ export { isRouteFragment };
 
 /**
  * The de-duplication key of a URL: lower-cased host without `www.`, no scheme, default port, fragment (unless a
- * route) and tracking parameters dropped, other parameters sorted, percent-encoding normalised, and `/index.html`,
- * `/index.php` and a trailing slash folded. Returns the input trimmed when it is not an absolute URL.
+ * route), tracking parameters and session ids (`;jsessionid=…`, `?PHPSESSID=…`) dropped, other parameters sorted,
+ * percent-encoding normalised, and `/index.html`, `/index.php` and a trailing slash folded. Returns the input trimmed
+ * when it is not an absolute URL.
  */
 export function normalizeUrl(input: string, options: NormalizeOptions = {}): string {
   let url: URL;
@@ -89,16 +108,14 @@ function keyOf(url: URL, options: NormalizeOptions): string {
   let host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (fold) host = host.replace(/^www\./, '');
   const port = url.port ? `:${url.port}` : '';
-  let path = normalizePercent(url.pathname);
+  let path = normalizePercent(url.pathname.replace(PATH_SESSION, ''));
   if (fold) path = path.replace(/\/index\.(?:html?|php)$/i, '/');
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   if (path === '/') path = '';
 
   let query = '';
   if (!options.ignoreQueryParameters && url.search) {
-    const params = [...url.searchParams].filter(
-      ([k]) => !k.toLowerCase().startsWith('utm_') && !TRACKING.has(k.toLowerCase()),
-    );
+    const params = [...url.searchParams].filter(([k]) => !isNoiseKey(k));
     params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
     if (params.length) query = `?${new URLSearchParams(params).toString()}`;
   }

@@ -60,6 +60,11 @@ export const storedJobCodec = recordCodec({
     /** A crawl's sitemaps that could not be read, with why (`SitemapListing.unreadable`); set and cleared as above. */
     sitemapsUnreadable: z.array(z.object({ url: z.string(), reason: z.string() })).optional(),
     /**
+     * The first link of a crawl each trap rule refused (`URL_TOO_LONG`, `REPEATING_PATH` of `CrawlRules`), for its
+     * status to say that links were skipped as traps and why: one entry a reason, written once by each planner.
+     */
+    trapsSkipped: z.array(z.object({ reason: z.string(), url: z.string() })).optional(),
+    /**
      * Where a crawl's seed led: its URL after redirects (the seed itself when it did not move or failed). Written by
      * the process that fetched the seed before the seed's links are queued, so that every planner of the job (a
      * resumed one, another engine's, each Redis worker) judges links by the scope it adds (`CrawlRules.rebase`).

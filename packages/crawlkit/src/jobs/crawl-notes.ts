@@ -67,3 +67,19 @@ export function seedLanding(store: Store, job: JobRecord, rules: CrawlRules): Se
     },
   };
 }
+
+/** The rules that refuse a link as a crawl trap: the crawl's status names the first link each refused. */
+export const TRAP_REASONS = new Set(['URL_TOO_LONG', 'REPEATING_PATH']);
+
+/** Adds to the crawl's stored job the first link refused for each trap reason in `skipped` not there yet. */
+export function noteTrapsSkipped(
+  store: Store,
+  jobId: string,
+  skipped: readonly { reason: string; url: string }[],
+): Promise<void> {
+  return changeStoredJob(store, jobId, (stored) => {
+    const known = stored.trapsSkipped ?? [];
+    const added = skipped.filter((s) => !known.some((k) => k.reason === s.reason));
+    return added.length ? { ...stored, trapsSkipped: [...known, ...added] } : undefined;
+  });
+}

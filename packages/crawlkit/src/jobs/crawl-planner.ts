@@ -17,7 +17,7 @@ import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
 import { frontierFetch, robotsUnavailableReason, type RobotsWait } from './frontier-fetch.js';
-import { noteFrontier, seedLanding, type FrontierNotes } from './crawl-notes.js';
+import { noteFrontier, noteTrapsSkipped, seedLanding, TRAP_REASONS, type FrontierNotes } from './crawl-notes.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
 /** URLs checked between two turns of the event loop. */
@@ -106,6 +106,9 @@ export function createCrawlPlanner(
   // remembered), nor changes during the crawl, except when the seed redirects (`rules.rebase`, `landing`), which
   // empties it.
   const verdicts = request.allowExternalLinks ? undefined : new Map<string, Admitted | null>();
+  // The first link each trap rule refused, told once to the stored job (`trapsSkipped`) for the status.
+  const trapsNoted = new Set<string>();
+  const trapsSkipped: { reason: string; url: string }[] = [];
 
   /**
    * The crawl key of `url` and the URL to fetch (a section's fragment dropped) when the rules and robots.txt admit it;
@@ -118,6 +121,10 @@ export function createCrawlPlanner(
     let verdict: Admitted | null = null;
     // One parse of the URL for the rules, robots.txt's scope and the key (a sitemap's hundreds of URLs, cold).
     const admission = rules.admit(url, { fromUrl });
+    if (!admission.allowed && TRAP_REASONS.has(admission.reason) && !trapsNoted.has(admission.reason)) {
+      trapsNoted.add(admission.reason);
+      trapsSkipped.push({ reason: admission.reason, url });
+    }
     if (admission.allowed) {
       // The URL as a browser writes it (`parsed.href`: a section's fragment dropped, a sitemap's raw `/ニュース/記事`
       // or `例え.jp` percent-encoded and in punycode), so that a page's `sourceURL` and a robots.txt refusal name a
@@ -155,6 +162,7 @@ export function createCrawlPlanner(
       tasks.push({ key: k, url: admitted.url, depth });
     }
     for (const url of blocked) await store.results.addRobotsBlocked(job.id, url);
+    if (trapsSkipped.length) await noteTrapsSkipped(store, job.id, trapsSkipped.splice(0));
     return tasks;
   }
 

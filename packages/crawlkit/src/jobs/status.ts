@@ -115,22 +115,37 @@ export async function buildJobStatus(
   }
   const warning =
     storeStallWarning(job, runsHere) ??
-    (job.kind === 'crawl' ? await crawlWarning(store, job, resultCount) : undefined);
+    (job.kind === 'crawl' ? await crawlWarning(store, job, resultCount, counts) : undefined);
   // The reason a job ended failed (a store that refused, a spent store budget): the status is where a poller looks.
   const failure = job.status === 'failed' && job.error ? `The job failed: ${job.error.replace(/\.?$/, '.')}` : '';
   if (failure || warning) response.warning = [failure, warning].filter(Boolean).join(' ');
   return response;
 }
 
-async function crawlWarning(store: Store, job: JobRecord, resultCount: number): Promise<string | undefined> {
+async function crawlWarning(
+  store: Store,
+  job: JobRecord,
+  resultCount: number,
+  counts: JobCounts,
+): Promise<string | undefined> {
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
-  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable } =
-    storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain'>>(job);
+  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, trapsSkipped } =
+    storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain' | 'limit'>>(job);
   const notes: string[] = [];
+  // The task store takes no task past `limit` (`tasks.add`): a crawl that settled that many stopped there, whatever
+  // it had found beyond. Unsaid, "completed: 60 pages" reads as a site of 60 pages (a calendar or facet trap, unseen).
+  if (job.status === 'completed' && request.limit !== undefined && counts.done + counts.failed >= request.limit) {
+    notes.push(
+      `The crawl reached its limit of ${request.limit} page(s): links found past it were not followed. Raise ` +
+        '`limit` to crawl more, or narrow the crawl (`excludePaths`, `maxDiscoveryDepth`, `ignoreQueryParameters`) ' +
+        'if the site generates pages without end.',
+    );
+  }
   const robotsUrl = new URL('/robots.txt', request.url).href;
   notes.push(...robotsNotes(robotsUrl, { unavailable: robotsUnavailable, truncatedAt: robotsTruncatedAt }, 'crawl'));
   notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));
+  for (const { reason, url } of trapsSkipped ?? []) notes.push(trapNote(reason, url));
   // A narrow scope is told of a crawl that completed: one that failed (its seed did) or was cancelled says so itself.
   if (job.status === 'completed' && resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;
@@ -157,4 +172,14 @@ export async function buildJobErrors(store: Store, job: JobRecord): Promise<Craw
     })),
     robotsBlocked: robotsBlocked.map((url) => redactUrl(url)),
   };
+}
+
+/** What a crawl's status says of the links a trap rule refused, with the first one. */
+function trapNote(reason: string, url: string): string {
+  const shown = url.length > 200 ? `${redactUrl(url).slice(0, 200)}…` : redactUrl(url);
+  const why =
+    reason === 'URL_TOO_LONG'
+      ? 'longer than the longest URL a crawl follows (a link that grows on every page)'
+      : 'a path segment repeated more than a crawl follows (a calendar or a relative link nesting a page in itself)';
+  return `Links were skipped as crawl traps, ${why}: the first was ${shown}.`;
 }

@@ -1,0 +1,60 @@
+/**
+ * A crawl stopped by its `limit` says so in its status: an endless calendar (`/cal?month=N` linking `N+1`) crawled
+ * with `limit: 5` ended "completed, 5 pages" with no word that the limit, not the site, ended it. A crawl of a site
+ * smaller than its limit says nothing of the kind.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { Crawlkit } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let server: Server;
+let base = '';
+const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname !== '/cal') return res.writeHead(404).end();
+    const month = Number(url.searchParams.get('month') ?? 0);
+    // `/cal?month=N` links the next month forever; `?end=1` ends it at month 2.
+    const next =
+      url.searchParams.has('end') && month >= 2
+        ? ''
+        : `<a href="/cal?month=${month + 1}${url.search.includes('end') ? '&end=1' : ''}">next</a>`;
+    res.setHeader('content-type', 'text/html');
+    res.end(
+      `<html><body><main><h1>Month ${month}</h1><p>The events of month ${month}.</p>${next}</main></body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await ck.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function crawl(url: string, limit: number) {
+  const started = await ck.crawl({ url, limit, sitemap: 'skip', ignoreRobotsTxt: true, crawlEntireDomain: true });
+  if (!started.success) throw new Error(started.error);
+  const done = await ck.waitForJob(started.id);
+  if (!done.success) throw new Error(done.error);
+  return done;
+}
+
+describe('the warning of a crawl that reached its limit', () => {
+  it('says the limit stopped it', { timeout: 30_000 }, async () => {
+    const done = await crawl(`${base}/cal?month=0`, 5);
+    expect(done.status).toBe('completed');
+    expect(done.total).toBe(5);
+    expect(done.warning).toContain('The crawl reached its limit of 5 page(s)');
+  });
+
+  it('says nothing of a limit a smaller site did not reach', { timeout: 30_000 }, async () => {
+    const done = await crawl(`${base}/cal?month=0&end=1`, 10);
+    expect(done.total).toBe(3);
+    expect(done.warning ?? '').not.toContain('limit');
+  });
+});
