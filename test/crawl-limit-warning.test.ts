@@ -1,7 +1,7 @@
 /**
  * A crawl stopped by its `limit` says so in its status: an endless calendar (`/cal?month=N` linking `N+1`) crawled
  * with `limit: 5` ended "completed, 5 pages" with no word that the limit, not the site, ended it. A crawl of a site
- * smaller than its limit says nothing of the kind.
+ * smaller than its limit, or of exactly its size (no link left out), says nothing of the kind.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -54,6 +54,12 @@ describe('the warning of a crawl that reached its limit', () => {
 
   it('says nothing of a limit a smaller site did not reach', { timeout: 30_000 }, async () => {
     const done = await crawl(`${base}/cal?month=0&end=1`, 10);
+    expect(done.total).toBe(3);
+    expect(done.warning ?? '').not.toContain('limit');
+  });
+
+  it('says nothing when the site has exactly `limit` pages: no link was left out', { timeout: 30_000 }, async () => {
+    const done = await crawl(`${base}/cal?month=0&end=1`, 3);
     expect(done.total).toBe(3);
     expect(done.warning ?? '').not.toContain('limit');
   });

@@ -64,6 +64,8 @@ export const storedJobCodec = recordCodec({
      * status to say that links were skipped as traps and why: one entry a reason, written once by each planner.
      */
     trapsSkipped: z.array(z.object({ reason: z.string(), url: z.string() })).optional(),
+    /** A link the crawl found was left out because the job held `limit` tasks (`noteLimitCut`). */
+    limitReached: z.boolean().optional(),
     /**
      * Where a crawl's seed led: its URL after redirects (the seed itself when it did not move or failed). Written by
      * the process that fetched the seed before the seed's links are queued, so that every planner of the job (a

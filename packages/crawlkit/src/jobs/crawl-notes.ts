@@ -83,3 +83,30 @@ export function noteTrapsSkipped(
     return added.length ? { ...stored, trapsSkipped: [...known, ...added] } : undefined;
   });
 }
+
+/** The drivers (`JobTasks`) that noted their job's limit already: each notes it once. */
+const limitNoted = new WeakSet<object>();
+
+/**
+ * Notes in the crawl's stored job that its `limit` cut off a link it found (`limitReached`), for its status to say
+ * the limit, not the site, ended it. `offered` are the tasks handed to `tasks.add` and `added` those it took: one
+ * left out whose key the job never held was cut by the limit (the others were known already). Once a driver.
+ */
+export async function noteLimitCut(
+  store: Store,
+  jobId: string,
+  driver: object,
+  offered: readonly { key: string }[],
+  added: readonly { key: string }[],
+): Promise<void> {
+  if (added.length === offered.length || limitNoted.has(driver)) return;
+  const taken = new Set(added.map((task) => task.key));
+  for (const { key } of offered) {
+    if (taken.has(key) || (await store.tasks.has(jobId, key))) continue;
+    limitNoted.add(driver);
+    await changeStoredJob(store, jobId, (stored) =>
+      stored.limitReached ? undefined : { ...stored, limitReached: true },
+    );
+    return;
+  }
+}

@@ -115,27 +115,22 @@ export async function buildJobStatus(
   }
   const warning =
     storeStallWarning(job, runsHere) ??
-    (job.kind === 'crawl' ? await crawlWarning(store, job, resultCount, counts) : undefined);
+    (job.kind === 'crawl' ? await crawlWarning(store, job, resultCount) : undefined);
   // The reason a job ended failed (a store that refused, a spent store budget): the status is where a poller looks.
   const failure = job.status === 'failed' && job.error ? `The job failed: ${job.error.replace(/\.?$/, '.')}` : '';
   if (failure || warning) response.warning = [failure, warning].filter(Boolean).join(' ');
   return response;
 }
 
-async function crawlWarning(
-  store: Store,
-  job: JobRecord,
-  resultCount: number,
-  counts: JobCounts,
-): Promise<string | undefined> {
+async function crawlWarning(store: Store, job: JobRecord, resultCount: number): Promise<string | undefined> {
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
-  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, trapsSkipped } =
+  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, trapsSkipped, limitReached } =
     storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain' | 'limit'>>(job);
   const notes: string[] = [];
-  // The task store takes no task past `limit` (`tasks.add`): a crawl that settled that many stopped there, whatever
-  // it had found beyond. Unsaid, "completed: 60 pages" reads as a site of 60 pages (a calendar or facet trap, unseen).
-  if (job.status === 'completed' && request.limit !== undefined && counts.done + counts.failed >= request.limit) {
+  // A link found past `limit` was left out (`noteLimitCut`). Unsaid, "completed: 60 pages" reads as a site of 60
+  // pages (a calendar or facet trap, unseen); a site of exactly `limit` pages is told nothing.
+  if (job.status === 'completed' && limitReached && request.limit !== undefined) {
     notes.push(
       `The crawl reached its limit of ${request.limit} page(s): links found past it were not followed. Raise ` +
         '`limit` to crawl more, or narrow the crawl (`excludePaths`, `maxDiscoveryDepth`, `ignoreQueryParameters`) ' +

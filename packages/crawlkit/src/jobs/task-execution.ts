@@ -25,6 +25,7 @@ import type { FeedPages } from '../changes/feed-pages.js';
 import { taskMetaCodec } from '../codec/records.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
 import { jobTenant } from './job-tenant.js';
+import { noteLimitCut } from './crawl-notes.js';
 
 /** A task's retries so far (429/503, dropped connections), and when its first attempt started (epoch ms). */
 export interface TaskRetries {
@@ -217,8 +218,10 @@ async function settleTask(
   const verdict = await planner.afterPage(task, outcome, links);
   const discovered = tasks.offered?.fresh(verdict.tasks) ?? verdict.tasks;
   if (discovered.length) {
-    await store.tasks.add(job.id, discovered, limitOf(planner));
+    const limit = limitOf(planner);
+    const added = await store.tasks.add(job.id, discovered, limit);
     tasks.offered?.offered(discovered);
+    if (limit.limit !== undefined) await noteLimitCut(store, job.id, tasks, discovered, added);
   }
 
   if (verdict.discard) {
