@@ -5,7 +5,7 @@ import { openHeaders } from '../jobs/job-secrets.js';
 
 import { storeFaultDelay } from '../store-faults.js';
 import { threadCpuMs } from '../thread-cpu.js';
-import { readAnswer, retryDelay } from './answer.js';
+import { attemptError, readAnswer, retryDelay } from './answer.js';
 import { deliveryTerms, openSecret } from './delivery-terms.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
 import { deliveryHeaders, WEBHOOK_IDENTITY } from './signature.js';
@@ -371,7 +371,7 @@ export class WebhookDispatcher {
     } catch (cause) {
       // Stopped by close(): no attempt. The event stays as it was, due at once for the next engine on the store.
       if (this.#stop.signal.aborted) return false;
-      error = cause instanceof Error ? cause.message : String(cause);
+      error = attemptError(cause, this.#options.timeoutMs);
       if (PERMANENT_CODES.has(errorCode(cause) ?? '')) {
         return this.#giveUp(store, { ...delivery, attempts }, error);
       }
