@@ -120,3 +120,38 @@ it('tells the events a memory store still holds at close(), how many and whose, 
     await hook.close();
   }
 });
+
+it('tells the events a store on disk still holds at close() for a failing receiver, and that the next engine sends them', async () => {
+  const storeDir = mkdtempSync(join(tmpdir(), 'ck-webhooks-left-'));
+  const hook = await receiver();
+  try {
+    hook.seen.answer = 500;
+    const warned: { code: string; message: string }[] = [];
+    const first = new Crawlkit({ storeDir, engine: 'http', webhooks: { retryDelayMs: 3_000 } });
+    first.on('warning', (warning) => warned.push(warning));
+    const job = ok(await first.batchScrape({ urls: [`${server.url}/`], webhook: hook.url }));
+    ok(await first.waitForJob(job.id));
+    await until(() => hook.seen.requests.length === 1);
+    await first.close();
+    // Before: nothing said (a `crawlkit batch --webhook` whose receiver answered 500 exited without a word).
+    const left = warned.filter((w) => w.code === 'WEBHOOK_EVENTS_LEFT');
+    expect(left).toHaveLength(1);
+    expect(left[0]!.message).toContain('3 webhook events were not delivered before close() (1 waiting for a retry');
+    expect(left[0]!.message).toContain('HTTP 500');
+    expect(left[0]!.message).toContain(`of job ${job.id}. They stay in the store`);
+    expect(warned.filter((w) => w.code === 'WEBHOOK_EVENTS_DROPPED')).toEqual([]);
+
+    // The next engine sends them once the retry is due; once all are delivered its close() has nothing to tell.
+    hook.seen.answer = 200;
+    const warnedNext: string[] = [];
+    const second = new Crawlkit({ storeDir, engine: 'http' });
+    second.on('warning', (warning) => warnedNext.push(warning.code));
+    second.getCreditUsage();
+    await until(() => hook.seen.answered.length === 3);
+    await second.close();
+    expect(warnedNext).toEqual([]);
+  } finally {
+    await hook.close();
+    rmSync(storeDir, { recursive: true, force: true });
+  }
+}, 40_000);

@@ -23,6 +23,9 @@ export const WARNING_CODES = {
     'Webhook events in the store were written by a newer crawlkit, or damaged: they stay pending, unsent (told once ' +
     'a store).',
   WEBHOOK_EVENTS_DROPPED: 'At `close()`, webhook events still pending in a store that keeps nothing after it (memory).',
+  WEBHOOK_EVENTS_LEFT:
+    'At `close()`, webhook events of the jobs this engine was sending still pending in a store on disk (a receiver ' +
+    'down or failing): the next engine on the store sends them.',
   WORKER_SETTINGS_DIFFER:
     "A distributed worker's settings (URL policy, search index, version) differ from other live workers' (one " +
     'warning a setting).',

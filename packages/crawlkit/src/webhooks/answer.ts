@@ -50,6 +50,21 @@ export function readAnswer(url: string, answer: PostAnswer): AnswerOutcome {
 }
 
 /**
+ * What an attempt that got no answer says, in the job's errors and the give-up warning: the HTTP client's error, but a
+ * time-out said as the receiver's (the client words it as a scrape's, "Scrape timed out after 10000 ms."), with the
+ * option that sets it and what a receiver should do.
+ */
+export function attemptError(cause: unknown, timeoutMs: number): string {
+  if ((cause as { code?: unknown } | null)?.code === 'SCRAPE_TIMEOUT') {
+    return (
+      `the webhook did not answer within ${timeoutMs} ms (webhooks.timeoutMs): answer 2xx at once and do the work ` +
+      'after'
+    );
+  }
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/**
  * The wait before the attempt after `attempts` failed ones: `retryDelayMs` doubling, capped at `maxRetryDelayMs` so a
  * receiver back from an outage gets its events within that much (its job's later events wait behind the head); the
  * receiver's `Retry-After` when longer, up to the same cap.

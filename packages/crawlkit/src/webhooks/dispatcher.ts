@@ -5,12 +5,13 @@ import { openHeaders } from '../jobs/job-secrets.js';
 
 import { storeFaultDelay } from '../store-faults.js';
 import { threadCpuMs } from '../thread-cpu.js';
-import { readAnswer, retryDelay } from './answer.js';
+import { attemptError, readAnswer, retryDelay } from './answer.js';
 import { deliveryTerms, openSecret } from './delivery-terms.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
 import { deliveryHeaders, WEBHOOK_IDENTITY } from './signature.js';
 import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
 import { droppedEvents } from './dropped-events.js';
+import { leftEvents } from './left-events.js';
 import { UnreadableEvents } from './unreadable.js';
 
 /** Errors of the POST that retrying cannot fix: the target is refused by the URL policy or is not a web URL. */
@@ -145,9 +146,11 @@ export class WebhookDispatcher {
   /**
    * Stops sending: the attempts in flight stop at once, unrecorded, so that their events stay due in a durable store
    * for the next engine (a receiver that never answers held a close for `timeoutMs`). What a store that keeps nothing
-   * after the close still holds is told as a `WEBHOOK_EVENTS_DROPPED` warning.
+   * after the close still holds is told as a `WEBHOOK_EVENTS_DROPPED` warning, and what a durable store holds of the
+   * jobs this process was sending (waiting for a retry, queued, or stopped) as a `WEBHOOK_EVENTS_LEFT` one.
    */
   async close(): Promise<void> {
+    const sending = new Set([...this.#waiting.keys(), ...this.#known.keys(), ...this.#inflight.keys()]);
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#immediate) clearImmediate(this.#immediate);
@@ -160,6 +163,8 @@ export class WebhookDispatcher {
     this.#claims.clear();
     const dropped = await droppedEvents(this.#stores());
     if (dropped) this.#options.warning('WEBHOOK_EVENTS_DROPPED', dropped);
+    const left = await leftEvents(this.#stores(), sending);
+    if (left) this.#options.warning('WEBHOOK_EVENTS_LEFT', left);
   }
 
   #claimed(jobId: string): boolean {
@@ -366,7 +371,7 @@ export class WebhookDispatcher {
     } catch (cause) {
       // Stopped by close(): no attempt. The event stays as it was, due at once for the next engine on the store.
       if (this.#stop.signal.aborted) return false;
-      error = cause instanceof Error ? cause.message : String(cause);
+      error = attemptError(cause, this.#options.timeoutMs);
       if (PERMANENT_CODES.has(errorCode(cause) ?? '')) {
         return this.#giveUp(store, { ...delivery, attempts }, error);
       }
