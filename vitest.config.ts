@@ -51,6 +51,7 @@ export default defineConfig({
         new URL('./packages/options/src/text-decoder.ts', import.meta.url),
       ),
       '@crawlkit/options/size-text': fileURLToPath(new URL('./packages/options/src/size-text.ts', import.meta.url)),
+      '@crawlkit/options/redact-url': fileURLToPath(new URL('./packages/options/src/redact-url.ts', import.meta.url)),
       '@crawlkit/options/redis-url': fileURLToPath(new URL('./packages/options/src/redis-url.ts', import.meta.url)),
       '@crawlkit/options/within-budget': fileURLToPath(
         new URL('./packages/options/src/within-budget.ts', import.meta.url),

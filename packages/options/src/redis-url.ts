@@ -5,6 +5,7 @@
  * with a `%` that starts no escape throws a bare `URI malformed`.
  */
 import { InvalidOptionError } from './invalid-option-error.js';
+import { redactUrl } from './redact-url.js';
 
 /** How a Redis URL is written, for messages. */
 export const REDIS_URL_FORM = 'redis://[[<user>]:<password>@]host[:port][/db] (rediss:// for TLS)';
@@ -53,28 +54,20 @@ export function redisUrlProblem(url: string): string | undefined {
 }
 
 /**
- * `url` for a message about it: without its user and password, also when it does not parse (everything between
- * `//` and the last `@` dropped).
- */
-export function shownRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.href;
-  } catch {
-    return url.replace(/\/\/[^]*@/, '//');
-  }
-}
-
-/**
  * Throws `INVALID_OPTION` naming `url`'s problem (see `redisUrlProblem`), before any connection is tried; the option
  * is `name` in the message.
  */
-export function assertRedisUrl(url: string, name = 'url'): void {
+export function assertRedisUrl(url: string, name = '`url`'): void {
+  const message = redisUrlError(url, name);
+  if (message !== undefined) throw new InvalidOptionError(`${message}.`);
+}
+
+/**
+ * What is wrong with `url` as the Redis URL of `name` (how the message names the option), as a message naming the form
+ * and the URL without its credentials; undefined when nothing is.
+ */
+export function redisUrlError(url: string, name: string): string | undefined {
   const problem = redisUrlProblem(url);
-  if (problem === undefined) return;
-  throw new InvalidOptionError(
-    `Expected \`${name}\` to be a Redis URL, ${REDIS_URL_FORM}, got "${shownRedisUrl(url)}": ${problem}.`,
-  );
+  if (problem === undefined) return undefined;
+  return `Expected ${name} to be a Redis URL, ${REDIS_URL_FORM}, got "${redactUrl(url)}": ${problem}`;
 }

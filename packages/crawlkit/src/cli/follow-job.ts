@@ -12,8 +12,7 @@ import { PrintedMark } from './printed-mark.js';
 import { createProgress } from './progress.js';
 import { VERSION } from './version.js';
 import { withFlags } from './option-flags.js';
-import { isStoreFault, storeFaultDelay } from '../store-faults.js';
-import { sleep } from '@crawlkit/actions/sleep';
+import { retryStoreFaults } from '../store-faults.js';
 
 export interface FollowOptions {
   id: string;
@@ -114,29 +113,35 @@ async function watchThroughStoreFaults(
   delivery: PageDelivery,
   take: (document: Document) => Promise<void>,
 ): Promise<void> {
-  for (let faults = 0; ;) {
-    try {
+  let waiting = false;
+  await retryStoreFaults(
+    async () => {
       for await (const document of ctx.engine.watch(id, { signal: ctx.signal, skip: delivery.seen })) {
-        if (faults > 0) {
+        if (waiting) {
           ctx.note(`note: ${kindOfStore(ctx)} answers again: following ${id}`);
-          faults = 0;
+          waiting = false;
         }
         await take(document);
       }
-      return;
-    } catch (error) {
-      if (ctx.signal.aborted || !isStoreFault(error)) throw error;
-      if (faults++ === 0) {
-        const message = error instanceof Error ? error.message : String(error);
-        const code = (error as { code?: string }).code;
-        ctx.note(
-          `note: ${message} (${code}). Still following ${id}: it goes on once ${kindOfStore(ctx)} answers ` +
-            '(Ctrl-C stops following, not the job)',
-        );
-      }
-      await sleep(storeFaultDelay(faults), ctx.signal);
-    }
-  }
+    },
+    ctx.signal,
+    (error) => {
+      if (waiting) return;
+      waiting = true;
+      const message = error instanceof Error ? error.message : String(error);
+      const code = (error as { code?: string }).code;
+      ctx.note(
+        `note: ${message} (${code}). Still following ${id}: it goes on once ${kindOfStore(ctx)} answers ` +
+          '(Ctrl-C stops following, not the job)',
+      );
+    },
+  );
+}
+
+/** The first `max` of `items`, comma-separated, and how many more there are. */
+function listedInline(items: readonly string[], max: number): string {
+  const more = items.length > max ? `, … ${items.length - max} more` : '';
+  return `${items.slice(0, max).join(', ')}${more}`;
 }
 
 /** What the notes call the command's store. */
@@ -262,19 +267,16 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   // What the job's status warns of (a robots.txt or sitemap it could not read), as `crawlkit status` tells it.
   if (status.warning) ctx.note(`  warning: ${withFlags(status.warning)}`);
   if (robotsBlocked.length) {
-    const listed = robotsBlocked.slice(0, LISTED_ROBOTS_BLOCKED).join(', ');
-    const more =
-      robotsBlocked.length > LISTED_ROBOTS_BLOCKED ? `, … ${robotsBlocked.length - LISTED_ROBOTS_BLOCKED} more` : '';
     ctx.note(
-      `  note: robots.txt disallowed ${count(robotsBlocked.length, 'page')} (${listed}${more}): not crawled; ` +
+      `  note: robots.txt disallowed ${count(robotsBlocked.length, 'page')} ` +
+        `(${listedInline(robotsBlocked, LISTED_ROBOTS_BLOCKED)}): not crawled; ` +
         `--ignore-robots-txt crawls them (the --json answer and the --out manifest list them all, as robotsBlocked)`,
     );
   }
   if (httpErrors.length) {
-    const listed = httpErrors.slice(0, LISTED_HTTP_ERRORS).join(', ');
-    const more = httpErrors.length > LISTED_HTTP_ERRORS ? `, … ${httpErrors.length - LISTED_HTTP_ERRORS} more` : '';
     ctx.note(
-      `  note: ${count(httpErrors.length, 'page')} answered an HTTP error (${listed}${more}): stored with that ` +
+      `  note: ${count(httpErrors.length, 'page')} answered an HTTP error ` +
+        `(${listedInline(httpErrors, LISTED_HTTP_ERRORS)}): stored with that ` +
         'statusCode, as v2 does; check the URL',
     );
   }

@@ -4,7 +4,7 @@
  * optional peer of crawlkit that only these commands need.
  */
 import { redactUrl } from '@crawlkit/fetcher/analysis';
-import { REDIS_URL_FORM, redisUrlProblem, shownRedisUrl } from '@crawlkit/options/redis-url';
+import { redisUrlError } from '@crawlkit/options/redis-url';
 import type { CrawlkitBackend } from '@crawlkit/store';
 
 import type { CrawlkitOptions } from '../options.js';
@@ -56,12 +56,8 @@ export function resolveRedis(
 ): RedisSettings | undefined {
   const url = flags.redis ?? (env.CRAWLKIT_REDIS_URL || undefined) ?? file.redis?.url;
   if (url === undefined) return undefined;
-  const problem = redisUrlProblem(url);
-  if (problem !== undefined) {
-    throw new CliError(
-      `Expected --redis to be a Redis URL, ${REDIS_URL_FORM}, got "${shownRedisUrl(url)}": ${problem}`,
-    );
-  }
+  const problem = redisUrlError(url, '--redis');
+  if (problem !== undefined) throw new CliError(problem);
   const prefix = flags.redisPrefix ?? (env.CRAWLKIT_REDIS_PREFIX || undefined) ?? file.redis?.prefix;
   if (prefix === '') throw new CliError('Expected --redis-prefix to be a key prefix, got ""');
   const allowEviction = flags.redisAllowEviction === true || file.redis?.allowEviction === true;

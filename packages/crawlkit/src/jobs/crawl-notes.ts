@@ -89,24 +89,27 @@ const limitNoted = new WeakSet<object>();
 
 /**
  * Notes in the crawl's stored job that its `limit` cut off a link it found (`limitReached`), for its status to say
- * the limit, not the site, ended it. `offered` are the tasks handed to `tasks.add` and `added` those it took: one
- * left out whose key the job never held was cut by the limit (the others were known already). Once a driver.
+ * the limit, not the site, ended it. `offered` are the tasks handed to `tasks.add` and `added` those it took. Left-out
+ * tasks of a job holding fewer than `limit` tasks were known already (one read settles it, for a page linking to pages
+ * other workers queued); at the limit, one whose key the job never held was cut. Once a driver.
  */
 export async function noteLimitCut(
   store: Store,
   jobId: string,
+  limit: number,
   driver: object,
   offered: readonly { key: string }[],
   added: readonly { key: string }[],
 ): Promise<void> {
   if (added.length === offered.length || limitNoted.has(driver)) return;
+  const { queued, active, done, failed } = await store.tasks.counts(jobId);
+  if (queued + active + done + failed < limit) return;
   const taken = new Set(added.map((task) => task.key));
-  for (const { key } of offered) {
-    if (taken.has(key) || (await store.tasks.has(jobId, key))) continue;
-    limitNoted.add(driver);
-    await changeStoredJob(store, jobId, (stored) =>
-      stored.limitReached ? undefined : { ...stored, limitReached: true },
-    );
-    return;
-  }
+  const left = offered.filter((task) => !taken.has(task.key));
+  const held = await Promise.all(left.map((task) => store.tasks.has(jobId, task.key)));
+  if (held.every(Boolean)) return;
+  limitNoted.add(driver);
+  await changeStoredJob(store, jobId, (stored) =>
+    stored.limitReached ? undefined : { ...stored, limitReached: true },
+  );
 }

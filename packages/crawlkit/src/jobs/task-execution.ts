@@ -218,10 +218,9 @@ async function settleTask(
   const verdict = await planner.afterPage(task, outcome, links);
   const discovered = tasks.offered?.fresh(verdict.tasks) ?? verdict.tasks;
   if (discovered.length) {
-    const limit = limitOf(planner);
-    const added = await store.tasks.add(job.id, discovered, limit);
+    const added = await store.tasks.add(job.id, discovered, limitOf(planner));
     tasks.offered?.offered(discovered);
-    if (limit.limit !== undefined) await noteLimitCut(store, job.id, tasks, discovered, added);
+    if (planner.limit !== undefined) await noteLimitCut(store, job.id, planner.limit, tasks, discovered, added);
   }
 
   if (verdict.discard) {

@@ -1,3 +1,4 @@
+import { redactUrl } from '@crawlkit/options/redact-url';
 import ipaddr from 'ipaddr.js';
 
 import { FetchError } from '../errors.js';
@@ -210,27 +211,7 @@ export function blockedError(url: URL | string | undefined, host: string, rule: 
   return new FetchError('URL_BLOCKED', message, url === undefined ? { rule } : { url: redactUrl(url), rule });
 }
 
-/** `url` without its user name and password, for errors and logs. */
-export function redactUrl(url: URL | string): string {
-  let parsed: URL;
-  if (typeof url === 'string') {
-    if (!url.includes('@')) return url;
-    try {
-      parsed = new URL(url);
-    } catch {
-      // A password holding `/`, `#` or `?` is what made it unparsable (the authority ended early): everything up to
-      // the last `@` goes, at the risk of hiding more than the credentials.
-      return url.replace(/\/\/[^]*@/, '//');
-    }
-  } else {
-    parsed = url;
-  }
-  if (!parsed.username && !parsed.password) return parsed.href;
-  const copy = new URL(parsed.href);
-  copy.username = '';
-  copy.password = '';
-  return copy.href;
-}
+export { redactUrl };
 
 /**
  * The policy that allows only what both `a` and `b` allow: private networks if both do, the union of `blockedHosts`,
