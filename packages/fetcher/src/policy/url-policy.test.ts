@@ -9,6 +9,7 @@ import {
   matchesHostPattern,
   redactUrl,
   tightenUrlPolicy,
+  type UrlPolicy,
 } from './url-policy.js';
 
 function refusal(url: string, policy = STRICT_URL_POLICY): FetchError {
@@ -167,6 +168,15 @@ describe('checkUrlAgainstPolicy: hosts and ports', () => {
     expect(refusal('https://other.org/', policy).rule).toBe('allowedHosts');
     expect(refusal('https://example.com:8443/', policy).rule).toBe('allowedPorts');
     expect(refusal('http://[::1]/', { blockedHosts: ['::1'] }).rule).toBe('blockedHosts');
+  });
+
+  it('says which setting lets each refusal through', () => {
+    const policy: UrlPolicy = { allowedHosts: ['*.example.com'], blockedHosts: ['a.example.com'], allowedPorts: [443] };
+    expect(refusal('https://a.example.com/', policy).message).toContain('Remove the host from urlPolicy.blockedHosts');
+    expect(refusal('https://other.org/', policy).message).toContain('Add the host to urlPolicy.allowedHosts');
+    expect(refusal('http://b.example.com/', policy).message).toContain('Add the port to urlPolicy.allowedPorts');
+    for (const url of ['http://127.0.0.1/', 'http://169.254.169.254/', 'http://10.0.0.1/', 'http://localhost/'])
+      expect(refusal(url).message).toMatch(/urlPolicy\.allowPrivateNetworks is false .*--allow-private-networks/);
     expect(refusal('http://2130706433/', { blockedHosts: ['127.0.0.1'] }).rule).toBe('blockedHosts');
   });
 

@@ -204,10 +204,20 @@ function urlRule(url: URL, policy: UrlPolicy): string | undefined {
   return undefined;
 }
 
-/** The `URL_BLOCKED` error for `host` refused by `rule`. */
+/** What lets a URL refused by each list rule through; every other rule is one of `allowPrivateNetworks: false`. */
+const LOOSEN: Readonly<Record<string, string>> = {
+  blockedHosts: 'Remove the host from urlPolicy.blockedHosts to allow it.',
+  allowedHosts: 'Add the host to urlPolicy.allowedHosts to allow it.',
+  allowedPorts: 'Add the port to urlPolicy.allowedPorts to allow it.',
+};
+const LOOSEN_PRIVATE =
+  'Private, loopback and metadata addresses are refused while urlPolicy.allowPrivateNetworks is false ' +
+  '(the strict policy: --url-policy strict, and crawlkit serve or mcp beyond loopback unless --allow-private-networks).';
+
+/** The `URL_BLOCKED` error for `host` refused by `rule`, saying which setting lets it through. */
 export function blockedError(url: URL | string | undefined, host: string, rule: string, address?: string): FetchError {
   const target = address && address !== host ? `${host} (${address})` : host;
-  const message = `URL blocked by the URL policy: ${target} is refused by rule "${rule}".`;
+  const message = `URL blocked by the URL policy: ${target} is refused by rule "${rule}". ${LOOSEN[rule] ?? LOOSEN_PRIVATE}`;
   return new FetchError('URL_BLOCKED', message, url === undefined ? { rule } : { url: redactUrl(url), rule });
 }
 
