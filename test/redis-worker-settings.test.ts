@@ -77,6 +77,34 @@ describe.skipIf(!testRedisUrl)('workers of one deployment', () => {
     }
   }, 30_000);
 
+  it('warn at start when another live worker holds a running page for another time (--task-lock-ms)', async () => {
+    const prefix = `ck-settings-${randomUUID()}`;
+    const engine = (taskLockMs: number) =>
+      new Crawlkit({ backend: redis({ url: testRedisUrl!, prefix, taskLockMs }), engine: 'http' });
+    const long = engine(30_000);
+    const same = engine(30_000);
+    const short = engine(5_000);
+    const warnings = new Map<Crawlkit, { code: string; message: string }[]>();
+    for (const ck of [long, same, short]) {
+      warnings.set(ck, []);
+      ck.on('warning', (warning) => warnings.get(ck)!.push(warning));
+    }
+    try {
+      await long.startWorker();
+      await same.startWorker();
+      expect(warnings.get(same)).toEqual([]);
+      await short.startWorker();
+      expect(warnings.get(short)).toEqual([
+        expect.objectContaining({ code: 'WORKER_SETTINGS_DIFFER', message: expect.stringMatching(/--task-lock-ms/) }),
+      ]);
+      expect(warnings.get(short)![0]!.message).toContain('for another time (30000 ms; this one: 5000 ms)');
+    } finally {
+      await short.close();
+      await same.close();
+      await long.close();
+    }
+  }, 30_000);
+
   it('warn at start when another live worker runs another crawlkit version, and say what to upgrade', async () => {
     const prefix = `ck-settings-${randomUUID()}`;
     // Other workers' presence, as their versions write it: a later version's, and one from before versions were

@@ -27,8 +27,8 @@ export const WARNING_CODES = {
     'At `close()`, webhook events of the jobs this engine was sending still pending in a store on disk (a receiver ' +
     'down or failing): the next engine on the store sends them.',
   WORKER_SETTINGS_DIFFER:
-    "A distributed worker's settings (URL policy, search index, version) differ from other live workers' (one " +
-    'warning a setting).',
+    "A distributed worker's settings (URL policy, search index, version, task lock) differ from other live workers' " +
+    '(one warning a setting).',
   LEAD_RELEASE_FAILED:
     "A distributed lead (the webhook sender's) could not be let go at `close()`: another process takes it once its " +
     'lock lapses.',

@@ -109,7 +109,11 @@ export class TaskWorker implements CrawlkitWorker {
 
   async start(): Promise<void> {
     const { queue, store } = this.#deps.connection;
-    const settings = workerSettings({ urlPolicy: this.#deps.ctx.fetcher.urlPolicy, searchIndex: !!store.search });
+    const settings = workerSettings({
+      urlPolicy: this.#deps.ctx.fetcher.urlPolicy,
+      searchIndex: !!store.search,
+      ...(queue.lockMs !== undefined ? { taskLockMs: queue.lockMs } : {}),
+    });
     this.#consumer = await queue.consume((item, attempt) => this.#handleAttempt(item, attempt), {
       concurrency: this.#concurrency,
       settings,

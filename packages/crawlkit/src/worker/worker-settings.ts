@@ -10,6 +10,11 @@ export interface WorkerSettings {
   urlPolicy: Readonly<UrlPolicy>;
   /** Whether its store indexes the pages and results it writes (`--no-redis-search-index` turns it off). */
   searchIndex: boolean;
+  /**
+   * How long its queue holds a running page's lock (`--task-lock-ms`, `redis({ taskLockMs })`); unset when its queue
+   * does not say.
+   */
+  taskLockMs?: number;
   /** @default the crawlkit package's version */
   version?: string;
 }
@@ -19,6 +24,8 @@ interface Compared {
   urlPolicy: string;
   /** Undefined for a worker of a version before the search index was compared. */
   searchIndex?: boolean;
+  /** Undefined for a worker of a version before locks were compared, or whose queue does not say. */
+  taskLockMs?: number;
   /** Undefined for a worker of a version before versions were compared. */
   version?: string;
 }
@@ -33,11 +40,12 @@ function canonical(value: Record<string, unknown>): string {
   );
 }
 
-/** The presence settings of a worker, as canonical JSON: `{ searchIndex, urlPolicy, version }`. */
+/** The presence settings of a worker, as canonical JSON: `{ searchIndex, taskLockMs, urlPolicy, version }`. */
 export function workerSettings(settings: WorkerSettings): string {
   const policy = (policyToStore(settings.urlPolicy) ?? {}) as Record<string, unknown>;
   return JSON.stringify({
     searchIndex: settings.searchIndex,
+    ...(settings.taskLockMs !== undefined ? { taskLockMs: settings.taskLockMs } : {}),
     urlPolicy: JSON.parse(canonical(policy)) as unknown,
     version: settings.version ?? VERSION,
   });
@@ -59,6 +67,7 @@ function parse(settings: string): Compared | undefined {
     urlPolicy: canonical(policy as Record<string, unknown>),
     version: record.version,
     ...(typeof record.searchIndex === 'boolean' ? { searchIndex: record.searchIndex } : {}),
+    ...(typeof record.taskLockMs === 'number' ? { taskLockMs: record.taskLockMs } : {}),
   };
 }
 
@@ -68,7 +77,7 @@ const distinct = (values: string[]) => [...new Set(values)].join(', ');
  * The warnings for a worker whose settings differ from other live workers' (one for each setting that differs). A
  * page that one worker's policy refuses and another's allows fails or is stored by which worker takes it; a page a
  * worker without the index stores is missing from local search; workers of different versions may not agree on what
- * they write to the store.
+ * they write to the store; a killed worker's pages and job slots are taken over once its own lock lapses.
  */
 export async function settingsWarnings(queue: WorkQueue, mine: string): Promise<string[]> {
   const own = parse(mine);
@@ -98,6 +107,16 @@ export async function settingsWarnings(queue: WorkQueue, mine: string): Promise<
       `Another worker of this deployment runs ${state(!own.searchIndex)} (this one: ${state(own.searchIndex)}). ` +
         'The pages a worker without it stores are missing from local search, and the index costs the others ~3 ms of ' +
         'Redis a page: start every worker (and serve) alike, all with --no-redis-search-index or none.',
+    );
+  }
+  const locks = others.filter(
+    (other) => other.taskLockMs !== undefined && own.taskLockMs !== undefined && other.taskLockMs !== own.taskLockMs,
+  );
+  if (locks.length > 0) {
+    warnings.push(
+      `Another worker of this deployment holds a running page's lock for another time (${distinct(locks.map((other) => `${other.taskLockMs} ms`))}; this one: ${own.taskLockMs} ms). ` +
+        "A killed worker's pages and job slots are taken over once its own lock lapses, so the takeover time depends on " +
+        'which worker died: start every worker with the same --task-lock-ms (redis({ taskLockMs })).',
     );
   }
   return warnings;
