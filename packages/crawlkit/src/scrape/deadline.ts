@@ -72,6 +72,19 @@ export class Deadline {
     return this.#expired && !this.#caller?.aborted;
   }
 
+  /**
+   * Whether the page's time has run out, whether or not its timer fired yet. An engine given the page's timeout
+   * (its own clock started with the fetch, after the page's) can end first: the page's timer, armed before a wait
+   * for its host's slot, fires early and is armed again, and lands late. A timer fires up to a millisecond early by
+   * the clock read here, which is the tolerance.
+   */
+  get spent(): boolean {
+    if (this.#caller?.aborted) return false;
+    if (this.#expired) return true;
+    if (this.#suspended || this.#pausedAt !== undefined) return false;
+    return performance.now() - this.#armedAt >= this.timeoutMs - 1;
+  }
+
   /** The time from now is no part of the page (a wait for its host's slot): the timer does not expire it. */
   suspend(): void {
     this.#suspended = true;

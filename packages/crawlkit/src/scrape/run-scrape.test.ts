@@ -159,6 +159,21 @@ describe('runScrape', () => {
     expect(outcome).toMatchObject({ success: false, error: { code: 'SCRAPE_TIMEOUT' } });
   });
 
+  it.each([0, 150, 400])(
+    'says the page timed out while fetching when the engine answers first, after a host slot of %i ms',
+    async (waitMs) => {
+      // The engine's own clock starts with the fetch, the page's with the slot: the two end together, and whichever
+      // is read first, the page's time is what ran out.
+      const wait: ScrapeStage = { name: 'wait', timed: false, run: () => new Promise((r) => setTimeout(r, waitMs)) };
+      const hang = scrapeRequestSchema.parse({ url: `${server.url}/hostile/hang`, maxAge: 0, timeout: 500 });
+      const outcome = await runScrape(rt.ctx, hang, context(), withBeforeFetch(wait));
+      expect(outcome).toMatchObject({
+        success: false,
+        error: { code: 'SCRAPE_TIMEOUT', error: 'Scrape timed out after 500 ms while fetching the page.' },
+      });
+    },
+  );
+
   it('refuses a format that needs a model before any stage runs', async () => {
     const before = server.requests.length;
     const outcome = await runScrape(rt.ctx, request({ formats: [{ type: 'json', prompt: 'title' }] }), context());

@@ -129,9 +129,11 @@ export async function runScrape(
 }
 
 function failure(error: unknown, deadline: Deadline, llmUsage: LlmUsage | undefined): PageScrapeOutcome {
-  // A store that did not answer (Redis down) is the store's failure, not the page's, whatever the clock says.
+  // A store that did not answer (Redis down) is the store's failure, not the page's, whatever the clock says. An
+  // engine's own timeout when the page's time is spent too is the page's, said where its time went.
+  const timedOut = deadline.timedOut || (isFetchError(error) && error.code === 'SCRAPE_TIMEOUT' && deadline.spent);
   let response: ErrorResponse =
-    deadline.timedOut && !isStoreFault(error)
+    timedOut && !isStoreFault(error)
       ? { success: false as const, code: 'SCRAPE_TIMEOUT' as const, error: deadline.timeoutMessage() }
       : toErrorResponse(error);
   // The model answers the page had before it failed were spent: `details.usage` carries them to the token count.
