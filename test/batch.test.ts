@@ -171,6 +171,7 @@ describe('batchScrape', () => {
       }),
     );
     expect(appended.id).toBe(first.id);
+    expect(appended.warning).toBeUndefined();
     const running = ok<JobStatusResponse>(await ck.getBatchScrapeStatus(first.id));
     expect(running.total).toBe(3);
     const done = ok<JobStatusResponse>(await ck.waitForJob(first.id));
@@ -184,6 +185,32 @@ describe('batchScrape', () => {
       success: false,
       code: 'BAD_REQUEST',
     });
+  });
+
+  it("appendToId says which of the request's options the batch did not apply (it keeps its own)", async () => {
+    const first = ok<BatchScrapeResponse>(
+      await ck.batchScrape({ urls: [`${server.url}/listing.html?b=1`], formats: ['markdown', 'links'] }),
+    );
+    ok(await ck.waitForJob(first.id));
+    const appended = ok<BatchScrapeResponse>(
+      await ck.batchScrape({
+        urls: [`${server.url}/listing.html?b=2`],
+        formats: ['links', 'markdown'],
+        onlyMainContent: false,
+        waitFor: 10,
+        webhook: { url: `${server.url}/hook` },
+        appendToId: first.id,
+      }),
+    );
+    // The same formats in another order are the same; the webhook differs (the batch had none).
+    expect(appended.warning).toBe(
+      "The batch goes on with the options it was started with: this request's `onlyMainContent`, `waitFor`, " +
+        '`webhook` differ and were not applied to its URLs. Start a new batch to scrape with other options.',
+    );
+    const done = ok<JobStatusResponse>(await ck.waitForJob(first.id));
+    const second = done.data.find((d) => d.metadata.sourceURL.endsWith('?b=2'))!;
+    expect(second.links).toBeDefined();
+    expect(second.markdown).toBeDefined();
   });
 
   it('zeroDataRetention keeps the job and its pages off disk and adds a credit per page', async () => {

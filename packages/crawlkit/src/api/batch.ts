@@ -5,6 +5,7 @@ import { checkUrlAgainstPolicy, redactUrl, type Fetcher, type UrlPolicy } from '
 import type { Store } from '@crawlkit/store';
 
 import type { JobStartOptions } from '../call-options.js';
+import { storedJobOf } from '../codec/records.js';
 import { creditLimitOf } from '../credits/charge.js';
 import { pageCreditEstimate } from '../credits/estimate.js';
 import { assertCreditsLeft, creditLedger } from '../credits/ledger.js';
@@ -30,6 +31,7 @@ import type { ThreatProtection } from '../v2/scrape-options.js';
 import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import { checkV2Url } from '../v2/url.js';
 import { featureNeedingModel } from '../formats/registry.js';
+import { ignoredAppendOptions, type AppendedOptions } from './batch-append.js';
 
 export interface BatchStartContext {
   jobs: JobManager;
@@ -126,7 +128,7 @@ export async function startBatchScrape(
   };
 
   if (appendToId !== undefined) {
-    return appendToBatch(context.jobs, appendToId.toLowerCase(), valid, respond, start.tenant);
+    return appendToBatch(context.jobs, appendToId.toLowerCase(), valid, rest, respond, start.tenant);
   }
 
   const { webhook, ...options } = rest;
@@ -157,11 +159,15 @@ export async function startBatchScrape(
   return respond(job.id);
 }
 
-/** `appendToId`: adds the URLs to an existing batch (running or finished) and runs it again until they are done. */
+/**
+ * `appendToId`: adds the URLs to an existing batch (running or finished) and runs it again until they are done. The
+ * batch keeps the options it was started with: the answer's `warning` names those of this request that differ.
+ */
 async function appendToBatch(
   jobs: JobManager,
   id: string,
   urls: readonly BatchUrl[],
+  options: AppendedOptions,
   respond: (id: string) => BatchScrapeResponse,
   tenant: string | undefined,
 ): Promise<BatchScrapeResponse | ErrorResponse> {
@@ -169,6 +175,7 @@ async function appendToBatch(
   if (!found || found.job.kind !== 'batch' || !visibleTo(found.job, tenant))
     return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
   const { job, store } = found;
+  const ignored = ignoredAppendOptions(storedJobOf<StoredBatchRequest>(job), options);
   if (job.status === 'cancelled') {
     return { success: false, code: 'JOB_CANCELLED', error: 'The batch was cancelled; start a new batch instead.' };
   }
@@ -184,5 +191,11 @@ async function appendToBatch(
   }
   const { completedAt: _c, expiresAt: _e, error: _r, ...reopened } = job;
   jobs.start({ ...reopened, status: 'scraping' }, store);
-  return respond(job.id);
+  const response = respond(job.id);
+  if (ignored.length) {
+    response.warning =
+      `The batch goes on with the options it was started with: this request's ${ignored.map((k) => `\`${k}\``).join(', ')} ` +
+      'differ and were not applied to its URLs. Start a new batch to scrape with other options.';
+  }
+  return response;
 }

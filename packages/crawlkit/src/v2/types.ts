@@ -177,6 +177,8 @@ export interface BatchScrapeResponse {
   id: string;
   url: string;
   invalidURLs?: string[];
+  /** `appendToId` only: the options of the request the batch did not apply (it keeps those it was started with). */
+  warning?: string;
 }
 
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';

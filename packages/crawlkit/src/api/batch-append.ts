@@ -1,0 +1,46 @@
+import type { StoredJobOf } from '../codec/records.js';
+import type { StoredBatchRequest } from '../jobs/batch-planner.js';
+import type { BatchScrapeRequest } from '../v2/jobs.js';
+
+/** The options of an `appendToId` request: its body without the URLs and how to take them. */
+export type AppendedOptions = Omit<BatchScrapeRequest, 'urls' | 'ignoreInvalidURLs' | 'appendToId'>;
+
+/** What the stored request keeps beside the options (the backlog of a long list), never compared. */
+const NOT_OPTIONS: ReadonlySet<string> = new Set(['backlog', 'backlogZ', 'backlogFirst']);
+
+/** A value as JSON says it, object keys sorted. */
+function plain(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, v: unknown) =>
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+        : v,
+    ) ?? 'undefined'
+  );
+}
+
+/** Whether two option values say the same; `formats` in any order (each format gives its own field). */
+function sameOption(key: string, a: unknown, b: unknown): boolean {
+  if (key === 'formats' && Array.isArray(a) && Array.isArray(b)) {
+    return plain(a.map(plain).sort()) === plain(b.map(plain).sort());
+  }
+  return plain(a) === plain(b);
+}
+
+/**
+ * The options of an append that differ from those its batch was started with (both as the schema gave them, so
+ * left-out options compare by their defaults): the batch scrapes the appended URLs with its own, and the caller is
+ * told which of theirs were not applied.
+ */
+export function ignoredAppendOptions(
+  batch: Pick<StoredJobOf<StoredBatchRequest>, 'request' | 'webhook'>,
+  appended: AppendedOptions,
+): string[] {
+  const { webhook, ...options } = appended;
+  const stored = batch.request as Record<string, unknown>;
+  const given = options as Record<string, unknown>;
+  const keys = new Set([...Object.keys(stored), ...Object.keys(given)].filter((key) => !NOT_OPTIONS.has(key)));
+  const ignored = [...keys].filter((key) => !sameOption(key, stored[key], given[key])).sort();
+  if (webhook !== undefined && !sameOption('webhook', batch.webhook, webhook)) ignored.push('webhook');
+  return ignored;
+}
