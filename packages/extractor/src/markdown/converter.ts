@@ -18,6 +18,7 @@ import {
   type AttributeFilter,
   type RawPlan,
 } from './raw-html.js';
+import { RubyCapture } from './ruby.js';
 import { alignOf, colspanOf, renderTable, rowspanOf, type TableModel, type TableRow } from './tables.js';
 import * as T from './tags.js';
 import { Output } from './output.js';
@@ -234,6 +235,10 @@ export class Converter implements HtmlSink {
       case T.IFRAME:
         this.#iframe(attribs, cur);
         return false;
+      case T.RUBY: {
+        const ruby = new RubyCapture();
+        return this.#startCapture(ruby, () => this.#cur.text(ruby.finish()));
+      }
       default:
         this.#frames.push(NONE);
         return true;

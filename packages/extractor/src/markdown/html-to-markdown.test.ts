@@ -120,3 +120,23 @@ describe('htmlToMarkdown: heading permalinks', () => {
     expect(md('<p>Read <a href="/x">\u200b\u200d</a>this.</p>', base)).toBe('Read this.');
   });
 });
+
+describe('htmlToMarkdown: ruby annotations', () => {
+  it('writes the base whole, then its readings in parentheses (a search for the word finds it)', () => {
+    expect(md('<p><ruby>東<rt>とう</rt>京<rt>きょう</rt></ruby>に住む</p>')).toBe('東京(とうきょう)に住む');
+    // the fallback parentheses are not doubled
+    expect(md('<p><ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>を書く</p>')).toBe('漢字(かんじ)を書く');
+    // an `<rb>` base, whitespace of the source, markup inside (text kept)
+    expect(md('<p>The <ruby>\n  <rb>明日</rb>\n  <rt>あした</rt>\n</ruby> and <ruby><em>今</em></ruby>.</p>')).toBe(
+      'The 明日(あした) and 今.',
+    );
+    // markdown characters in it are escaped like any text
+    expect(md('<p><ruby>*a*<rt>b</rt></ruby></p>')).toBe('\\*a\\*(b)');
+  });
+
+  it('keeps a ruby as HTML in raw-HTML mode', () => {
+    expect(htmlToMarkdown('<p><ruby>東<rt>とう</rt></ruby></p>', { rawHtml: true })).toBe(
+      '<ruby>東<rt>とう</rt></ruby>',
+    );
+  });
+});

@@ -59,6 +59,7 @@ export function rawKind(name: string, kind: number, attribs: Record<string, stri
     case T.BLOCK:
       return HTML_BLOCKS.has(name) ? 'block' : undefined;
     case T.STRIKE:
+    case T.RUBY:
       return 'inline';
     case T.LINK:
       return attribs.href === undefined ? 'inline' : undefined;

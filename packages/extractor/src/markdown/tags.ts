@@ -32,6 +32,7 @@ export const SCRIPT = 28;
 export const INPUT = 29;
 export const BASE = 30;
 export const IFRAME = 31;
+export const RUBY = 32;
 
 // prettier-ignore
 const entries: [number, string[]][] = [
@@ -80,6 +81,7 @@ const entries: [number, string[]][] = [
   [INPUT, ['input']],
   [BASE, ['base']],
   [IFRAME, ['iframe']],
+  [RUBY, ['ruby']],
 ];
 
 export const TAGS = new Map<string, number>();
