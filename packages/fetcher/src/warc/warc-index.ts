@@ -91,7 +91,7 @@ async function indexCompressed(index: WarcFileIndex, size: number): Promise<void
   }
 }
 
-/** Indexes the records of the members from byte `start` on, until the end or a member that cannot be read: its start. */
+/** Indexes the records of the members from byte `start` on: returns the end, or the start of a member not readable. */
 async function indexMembers(index: WarcFileIndex, start: number): Promise<number> {
   const { WARCParser } = await warcio();
   const stream = createReadStream(index.file, { start });
