@@ -71,6 +71,25 @@ describe('crawlkit crawl --record, then crawlkit replay', { timeout: 120_000 }, 
     expect(replayed.stdout.trim()).toBe(`<!-- ${page} -->\n\n${recorded.stdout.trim()}`);
   });
 
+  it('replays the pages of every file given, not only the first one', async () => {
+    const docs = await startFixtureServer({ root: DOCS });
+    const pages = [`${docs.url}/guide/faq.html`, `${docs.url}/index.html`];
+    const warcs: string[] = [];
+    try {
+      for (const page of pages) {
+        const recorded = await site.cli(['scrape', page, '--engine', 'http', '--record']);
+        expect(recorded.code, recorded.stderr).toBe(0);
+        warcs.push(/recorded to (\S+\.warc\.gz)/.exec(recorded.stderr)![1]!);
+      }
+    } finally {
+      await docs.close();
+    }
+    const replayed = await site.cli(['replay', ...warcs, '--ndjson']);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(replayed.stderr).toContain('replaying 2 page(s)');
+    expect(Object.keys(documents(replayed.stdout)).toSorted()).toEqual(pages.toSorted());
+  });
+
   it('refuses a file that is not a recording, with exit code 2', async () => {
     const result = await site.cli(['replay', fileURLToPath(new URL('../package.json', import.meta.url))]);
     expect(result.code).toBe(2);

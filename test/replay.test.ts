@@ -133,6 +133,25 @@ describe('record, other jobs', () => {
       await site.close();
     }
   });
+  it('says where a recorded scrape that failed after the site answered (an image) was recorded', async () => {
+    const site = await startFixtureServer();
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      const url = `${site.url}/http/image`;
+      const failed = (await ck.scrape({ url, formats: ['markdown'], record: true })) as ErrorResponse;
+      expect(failed).toMatchObject({ success: false, code: 'SCRAPE_UNSUPPORTED_FILE_ERROR' });
+      expect(failed.warcFile).toMatch(/crawlkit-warc\/scrape-[0-9a-f-]+\.warc\.gz$/);
+      expect([...(await indexWarc(failed.warcFile!)).responses.keys()]).toEqual([url]);
+      await rm(failed.warcFile!);
+      // Nothing answered: no file to name.
+      const refused = (await ck.scrape({ url: 'http://127.0.0.1:9/', record: true, timeout: 5000 })) as ErrorResponse;
+      expect(refused.success).toBe(false);
+      expect(refused.warcFile).toBeUndefined();
+    } finally {
+      await ck.close();
+      await site.close();
+    }
+  });
   it('refuses record with lockdown or minAge, which ask for the page cache only, for a scrape, a batch and a crawl', async () => {
     const ck = new Crawlkit({ store: 'memory', engine: 'http' });
     try {

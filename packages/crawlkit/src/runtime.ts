@@ -91,6 +91,7 @@ async function fetcherOptions(
       new ReplayEngine({
         files: options.replay.files,
         onTruncated: (_file, message) => bus.warning('REPLAY_TRUNCATED', message),
+        onDamaged: (_file, message) => bus.warning('REPLAY_DAMAGED', message),
       }),
     ];
   }

@@ -14,6 +14,7 @@ export const WARNING_CODES = {
     'A scraped page could not be written to the page cache, or its write had not settled 2 s into a lookup of the ' +
     'same page or `close()`: the scrape answered, and the next one fetches the page again.',
   REPLAY_TRUNCATED: 'A replay archive ends in a cut record: the records before it are replayed.',
+  REPLAY_DAMAGED: 'A gzip replay archive has damaged records: they are skipped, the records after them replayed.',
   TENANT_USAGE_DROPPED:
     'More than 10,000 tenants used the engine: the least recently active ones count their usage from 0 again (told ' +
     'once).',

@@ -55,7 +55,9 @@ export async function scrape(
   if (recordingId && outcome.success) outcome.document.metadata.warcFile = ctx.recordings.pathOf(recordingId);
   if (!outcome.success) {
     bus.pageFailed(undefined, request.url, outcome.error, options.tenant);
-    return outcome.error;
+    // A page that failed after the site answered (an image, a binary file) is in the recording all the same.
+    const recorded = recordingId && ctx.recording?.stats.responses ? ctx.recordings.pathOf(recordingId) : undefined;
+    return recorded ? { ...outcome.error, warcFile: recorded } : outcome.error;
   }
   bus.page(undefined, outcome.document, options.tenant);
   if (options.keepResult && !request.zeroDataRetention) await keepScrape(ctx.store, outcome.document, options.tenant);

@@ -43,6 +43,7 @@ export async function scrapeCommand(ctx: CommandContext, url: string | undefined
       await outDir.finish({ status: 'failed', finishedAt: new Date().toISOString(), total: 1, completed: 0 });
       ctx.note(`the failed action's evidence is written to ${ctx.options.out}`);
     }
+    if (response.warcFile) ctx.note(`recorded to ${response.warcFile}`);
     return ctx.fail(response);
   }
   const output = new PageOutput(ctx, { multi: false, ...(outDir ? { outDir } : {}) });

@@ -156,6 +156,11 @@ export interface ErrorResponse {
   code?: CrawlkitErrorCode;
   error: string;
   details?: unknown;
+  /**
+   * crawlkit's own: the WARC file of a scrape with `record: true` that failed after the site answered (an image, a
+   * binary file, a document too large to extract): the responses are recorded there all the same.
+   */
+  warcFile?: string;
 }
 
 export interface ScrapeResponse {

@@ -180,6 +180,29 @@ describe('ReplayEngine', () => {
     expect(told[0]).toMatch(new RegExp(`ends inside a record \\(from byte ${last.offset}\\).*6 complete responses`));
   });
 
+  it('skips a damaged record in the middle of a gzip file and serves the records after it, saying where', async () => {
+    const whole = Buffer.from(await readFile(recording));
+    const full = await indexWarc(recording);
+    const responses = [...full.responses.values()];
+    const broken = responses[2]!;
+    // One byte flipped in the middle of a record's gzip member: that member no longer inflates.
+    whole[broken.offset + Math.floor(broken.length / 2)]! ^= 0xff;
+    const damaged = join(dir, 'damaged.warc.gz');
+    await writeFile(damaged, whole);
+    const index = await indexWarc(damaged);
+    expect(index.truncatedAt).toBeUndefined();
+    expect(index.damaged).toEqual([{ offset: broken.offset, length: broken.length }]);
+    expect(index.responses.size).toBe(full.responses.size - 1);
+    const told: string[] = [];
+    const replay = new ReplayEngine({ files: [damaged], onDamaged: (_file, message) => told.push(message) });
+    // The records after the damaged one are served.
+    expect((await replay.fetchPlain({ url: `${server.url}/status/404` })).status).toBe(404);
+    expect((await replay.fetchPlain({ url: `${server.url}/http/image` })).status).toBe(200);
+    expect(told).toEqual([
+      expect.stringMatching(new RegExp(`damaged records \\(${broken.length} bytes from byte ${broken.offset}\\)`)),
+    ]);
+  });
+
   it("serves another tool's record kept chunked and gzipped, and one in a coding it cannot decode as recorded", async () => {
     const page = '<html><body><p>café, from a chunked and gzipped record</p></body></html>';
     const gzipped = gzipSync(Buffer.from(page));

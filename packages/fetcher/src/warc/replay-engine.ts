@@ -36,6 +36,8 @@ export interface ReplayEngineOptions {
   maxRedirects?: number;
   /** Told once per file that ends inside a record (the records before the cut are served). */
   onTruncated?: (file: string, message: string) => void;
+  /** Told once per gzip file with damaged records (skipped to the next readable record, whose records are served). */
+  onDamaged?: (file: string, message: string) => void;
 }
 
 /** What the replay engine serves from: every file's index, merged. */
@@ -189,6 +191,7 @@ async function buildIndex(options: ReplayEngineOptions): Promise<ReplayIndex> {
     files.push(index);
     for (const [key, where] of index.responses) if (supersedes(responses.get(key), where)) responses.set(key, where);
     if (index.truncatedAt !== undefined) options.onTruncated?.(file, truncationMessage(index));
+    if (index.damaged.length > 0) options.onDamaged?.(file, damageMessage(index));
   }
   return { files, responses };
 }
@@ -202,12 +205,22 @@ export function truncationMessage(index: WarcFileIndex): string {
   );
 }
 
+/** What a recording with damaged records is told as: where, and that the records after each are served. */
+export function damageMessage(index: WarcFileIndex): string {
+  const where = index.damaged.map(({ offset, length }) => `${length} bytes from byte ${offset}`).join(', ');
+  return (
+    `The recording ${index.file} has damaged records (${where}) that cannot be read: they are skipped, and the ` +
+    `${index.responses.size} responses of the records around them are served. Record the job again, or restore ` +
+    'the file from a copy, for the missing ones.'
+  );
+}
+
 function notRecorded(url: URL, index: ReplayIndex): FetchError {
-  const truncated = index.files.some((file) => file.truncatedAt !== undefined);
+  const truncated = index.files.some((file) => file.truncatedAt !== undefined || file.damaged.length > 0);
   return new FetchError(
     'SCRAPE_REPLAY_NOT_RECORDED',
     `${redactUrl(url)} is not in the recording (${index.files.map((file) => file.file).join(', ')}): replay serves ` +
-      `recorded responses only, with no network.${truncated ? ' A recording is truncated: it may have been cut off.' : ''} ` +
+      `recorded responses only, with no network.${truncated ? ' A recording is truncated or damaged: it may have been lost there.' : ''} ` +
       'Record a job that fetches this URL (`record: true`), or add the WARC file that holds it.',
     { url: redactUrl(url) },
   );

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { constants, gunzipSync } from 'node:zlib';
 
 import type { WARCRecord } from 'warcio';
 
@@ -38,6 +39,11 @@ export interface WarcFileIndex {
   records: number;
   /** Set when the file ends inside a record: the byte offset where that record starts. Records before it are kept. */
   truncatedAt?: number;
+  /**
+   * Damaged stretches of a gzip file (a record whose member does not inflate: a flipped bit, a bad block), skipped
+   * to the next record's member, whose records are indexed as usual: where each starts and its length in bytes.
+   */
+  damaged: { offset: number; length: number }[];
 }
 
 /** Largest `warcinfo` block read, in bytes: it holds a few fields, not pages. */
@@ -51,7 +57,7 @@ const MAX_INFO_BYTES = 1 << 20;
  */
 export async function indexWarc(file: string): Promise<WarcFileIndex> {
   const size = (await stat(file)).size;
-  const index: WarcFileIndex = { file, responses: new Map(), pages: [], records: 0 };
+  const index: WarcFileIndex = { file, responses: new Map(), pages: [], records: 0, damaged: [] };
   if (size === 0) return index;
   const handle = await open(file, 'r');
   const magic = Buffer.alloc(5);
@@ -69,24 +75,77 @@ export async function indexWarc(file: string): Promise<WarcFileIndex> {
 }
 
 async function indexCompressed(index: WarcFileIndex, size: number): Promise<void> {
-  const { WARCParser } = await warcio();
-  const parser = new WARCParser(createReadStream(index.file), { parseHttp: false });
-  let end = 0;
+  let start = 0;
   for (;;) {
-    const record = await parser.parse();
-    if (!record) break;
-    const offset = parser.offset;
-    const complete = await consume(index, record);
-    if (!complete) {
-      index.truncatedAt = offset;
+    const end = await indexMembers(index, start);
+    if (end >= size) return;
+    // The parser stops at a member it cannot inflate to its end: a record cut at the end of the file, or a damaged
+    // one, after which each record is a member of its own that can be read again.
+    const next = await nextRecordMember(index.file, end + 1, size);
+    if (next === undefined) {
+      index.truncatedAt = end;
       return;
     }
-    const length = parser.recordLength;
-    end = offset + length;
-    add(index, record, { file: index.file, offset, length });
+    index.damaged.push({ offset: end, length: next - end });
+    start = next;
   }
-  // The parser stops without an error at a member it cannot inflate to the end: what is left is a cut record.
-  if (end < size) index.truncatedAt = end;
+}
+
+/** Indexes the records of the members from byte `start` on: returns the end, or the start of a member not readable. */
+async function indexMembers(index: WarcFileIndex, start: number): Promise<number> {
+  const { WARCParser } = await warcio();
+  const stream = createReadStream(index.file, { start });
+  const parser = new WARCParser(stream, { parseHttp: false });
+  let end = start;
+  try {
+    for (;;) {
+      const record = await parser.parse();
+      if (!record) return end;
+      const offset = start + parser.offset;
+      if (!(await consume(index, record))) return offset;
+      end = offset + parser.recordLength;
+      add(index, record, { file: index.file, offset, length: parser.recordLength });
+    }
+  } catch {
+    return end;
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Bytes read at a time while looking for the next record's gzip member. */
+const SCAN_BYTES = 1 << 20;
+
+/** The offset of the first gzip member at or after `from` that inflates to the start of a WARC record. */
+async function nextRecordMember(file: string, from: number, size: number): Promise<number | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(SCAN_BYTES + 2);
+    for (let position = from; position < size; position += SCAN_BYTES) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      for (let at = buffer.indexOf(GZIP_MAGIC); at >= 0 && at < bytesRead; at = buffer.indexOf(GZIP_MAGIC, at + 1)) {
+        if (at >= SCAN_BYTES) break;
+        if (await startsRecord(handle, position + at)) return position + at;
+      }
+    }
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
+
+/** Whether the gzip member at `offset` begins with a WARC record's version line. */
+async function startsRecord(handle: FileHandle, offset: number): Promise<boolean> {
+  const head = Buffer.alloc(4096);
+  const { bytesRead } = await handle.read(head, 0, head.length, offset);
+  try {
+    const text = gunzipSync(head.subarray(0, bytesRead), { finishFlush: constants.Z_SYNC_FLUSH });
+    return text.subarray(0, 5).toString('latin1') === 'WARC/';
+  } catch {
+    return false;
+  }
 }
 
 async function indexUncompressed(index: WarcFileIndex, size: number): Promise<void> {

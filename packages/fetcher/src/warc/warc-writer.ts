@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import { lazyModule } from '@crawlkit/options/lazy-module';
@@ -7,6 +7,7 @@ import { asksRetryLater } from '@crawlkit/options/retry-later';
 import type { WARCRecord } from 'warcio';
 
 import type { Exchange } from './exchange.js';
+import { indexWarc } from './warc-index.js';
 
 /**
  * The record builders, loaded with warcio at the first record written (about 25 modules with pako, hash-wasm and
@@ -29,6 +30,10 @@ export interface WarcWriterStats {
  * (the first response wins: a URL fetched twice in a job, or a sub-resource shared by pages, is stored once), but
  * a 429 or 503 does not count: the response to the crawl's retry is recorded after it.
  * Records are written one at a time, in the order they were given.
+ *
+ * A file that exists already (the recording of a job resumed after a crash or a restart) is appended to, never
+ * replaced: a record the crash cut is dropped first, so that every record after it can be read, and a new `warcinfo`
+ * marks where the writing began again.
  */
 export class WarcWriter {
   readonly path: string;
@@ -104,7 +109,8 @@ export class WarcWriter {
   #open(): Promise<WriteStream> {
     this.#stream ??= (async () => {
       await mkdir(dirname(this.path), { recursive: true });
-      const stream = createWriteStream(this.path);
+      await cutToLastRecord(this.path);
+      const stream = createWriteStream(this.path, { flags: 'a' });
       stream.on('error', (error) => {
         this.#error ??= error;
       });
@@ -114,4 +120,22 @@ export class WarcWriter {
     })();
     return this.#stream;
   }
+}
+
+/**
+ * Cuts `path`, when it exists, back to the end of its last complete record: a process killed while writing leaves a
+ * record (a gzip member) half written, after which nothing appended could be read. A file with no complete record is
+ * emptied.
+ */
+async function cutToLastRecord(path: string): Promise<void> {
+  const size = await stat(path).then(
+    (stats) => stats.size,
+    () => 0,
+  );
+  if (size === 0) return;
+  const end = await indexWarc(path).then(
+    (index) => index.truncatedAt ?? size,
+    () => 0,
+  );
+  if (end < size) await truncate(path, end);
 }
