@@ -3,7 +3,7 @@
  * cli-crawl-batch-map.test.ts). The commands run in the test's process; one run of each (and --version) as the built
  * command in a child.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Crawlkit, type Document, type ErrorResponse } from 'crawlkit';
@@ -62,6 +62,26 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
         'crawlkit: --out taken.txt is a file: give a directory (one that does not exist is made)\n',
       );
     }
+  });
+
+  it('refuses an --out named as a file (-o page.md) instead of making a directory of that name', async () => {
+    for (const command of ['scrape', 'crawl', 'batch']) {
+      const target = command === 'batch' ? '-' : `${site.server.url}/articles/first-post.html`;
+      const result = await cli([command, target, '-o', 'page.md'], `${site.server.url}/articles/first-post.html\n`);
+      // Before: exit 0 and a directory page.md holding manifest.json, first-post.md and first-post.json.
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(
+        'crawlkit: --out page.md reads as a file name, but --out is a directory (one file per page per format, plus ' +
+          'manifest.json). To save the output as page.md, redirect stdout: crawlkit … > page.md.',
+      );
+      expect(existsSync(join(site.dir, 'page.md'))).toBe(false);
+    }
+    // A directory of such a name, written with its slash or made before, is taken.
+    const slashed = await cli(['scrape', `${site.server.url}/articles/first-post.html`, '-o', 'pages.md/']);
+    expect(slashed.code, slashed.stderr).toBe(0);
+    expect(readdirSync(join(site.dir, 'pages.md'))).toContain('manifest.json');
+    const made = await cli(['scrape', `${site.server.url}/articles/first-post.html`, '-o', 'pages.md']);
+    expect(made.code, made.stderr).toBe(0);
   });
 
   it('tells a local file given as the URL to use crawlkit parse, not a DNS error about its name', async () => {

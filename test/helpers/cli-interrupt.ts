@@ -1,4 +1,4 @@
-/** A CLI crawl of the chain site interrupted with Ctrl-C (SIGINT) once its first page is on stdout. */
+/** A CLI crawl of the chain site interrupted with Ctrl-C (SIGINT), or another signal, once its first page is on stdout. */
 import { startCli, type CliResult } from '../cli-helpers.ts';
 import { jobIdOf, type CliSite } from './cli-site.ts';
 
@@ -22,16 +22,20 @@ export function startChainCrawl(site: CliSite, flags: string[]) {
 }
 
 /**
- * Starts a slow crawl of `site`'s chain (`startChainCrawl`), waits for its first output on stdout, then sends SIGINT;
- * the job's id and the finished command.
+ * Starts a slow crawl of `site`'s chain (`startChainCrawl`), waits for its first output on stdout, then sends
+ * `signal` (default SIGINT, Ctrl-C's); the job's id and the finished command.
  */
-export async function interruptedCrawl(site: CliSite, flags: string[]): Promise<{ id: string; result: CliResult }> {
+export async function interruptedCrawl(
+  site: CliSite,
+  flags: string[],
+  signal: NodeJS.Signals = 'SIGINT',
+): Promise<{ id: string; result: CliResult }> {
   const child = startChainCrawl(site, flags);
   await new Promise<void>((resolve) => {
     child.stdout!.on('data', () => resolve());
     void child.result.then(() => resolve());
   });
-  child.kill('SIGINT');
+  child.kill(signal);
   const result = await child.result;
   return { id: jobIdOf(result.stderr), result };
 }

@@ -28,19 +28,28 @@ if (problem) {
 // process only: the library never turns it on for its user's.
 module.enableCompileCache?.();
 const { main } = await import('./cli/program.js');
+const { EXIT, exitCodeForSignal } = await import('./cli/errors.js');
 
+// SIGTERM (`kill`, `timeout`, a supervisor) stops as Ctrl-C does: the pages in hand stored, the manifest and the
+// printed mark written, `crawlkit resume <id>` told; the exit code names the signal (130, 143). Not SIGHUP: `nohup`
+// sets it ignored, and a handler would undo that.
 const controller = new AbortController();
 let interrupts = 0;
-process.on('SIGINT', () => {
+let stoppedBy: NodeJS.Signals | undefined;
+const stop = (signal: NodeJS.Signals) => {
   interrupts++;
-  if (interrupts > 1) process.exit(130);
+  if (interrupts > 1) process.exit(exitCodeForSignal(signal));
+  stoppedBy = signal;
   controller.abort();
-});
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
 
 // A reader that went away (`crawlkit crawl … | head`) stops the command as one Ctrl-C does, the job left resumable,
 // instead of an unhandled EPIPE with its stack trace; what is left to print goes nowhere.
 process.stdout.on('error', () => controller.abort());
 
-const code = await main(process.argv.slice(2), process, controller.signal);
+const ended = await main(process.argv.slice(2), process, controller.signal);
+const code = ended === EXIT.interrupted && stoppedBy ? exitCodeForSignal(stoppedBy) : ended;
 // Leave once the output is flushed, even if a socket or timer of a library still holds the event loop.
 process.stdout.write('', () => process.exit(code));

@@ -14,7 +14,7 @@ import { engineOptionsOf, type EngineFlags } from './engine-options.js';
 import { CliError, exitCodeFor } from './errors.js';
 import { flagOfIssue } from './flag-of-issue.js';
 import { withFlags } from './option-flags.js';
-import { isLocalFile } from './local-file.js';
+import { outPathProblem } from './out-path.js';
 import type { RedisSettings } from './redis-settings.js';
 import { WEBHOOK_TIMEOUT_MS } from '../webhooks/dispatcher-options.js';
 import { proxyFromEnv } from './proxy-env.js';
@@ -67,9 +67,8 @@ export class CommandContext {
     this.signal = signal;
     if (options.json && options.ndjson) throw new CliError('Choose one of --json and --ndjson');
     // Checked before any engine starts: a crawl would otherwise run, then fail on its first page's files.
-    if (options.out !== undefined && isLocalFile(options.out)) {
-      throw new CliError(`--out ${options.out} is a file: give a directory (one that does not exist is made)`);
-    }
+    const outProblem = options.out === undefined ? undefined : outPathProblem(options.out);
+    if (outProblem) throw new CliError(outProblem);
     this.#flagged = engineOptionsOf(options);
   }
 

@@ -1,3 +1,5 @@
+import { constants } from 'node:os';
+
 import { httpStatusOf, type CrawlkitErrorCode } from '../error-codes.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -10,9 +12,17 @@ export const EXIT = {
   failure: 1,
   /** The input was wrong: a flag, an argument, a v2 body the API refused. */
   badInput: 2,
-  /** Interrupted by Ctrl-C; what was scraped is kept. */
+  /** Interrupted by Ctrl-C (SIGINT); what was scraped is kept. SIGTERM's is `exitCodeForSignal('SIGTERM')`, 143. */
   interrupted: 130,
 } as const;
+
+/**
+ * The exit code of a command that a signal stopped cleanly: 128 + the signal's number, as a shell reports a process
+ * the signal ended (Ctrl-C's SIGINT 130, `kill`'s and `timeout`'s SIGTERM 143), so that a script can tell them apart.
+ */
+export function exitCodeForSignal(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 2);
+}
 
 /**
  * A command that cannot go on: a command-line mistake (`CLI_USAGE`, exit code 2), or a failure it names (its `code`,

@@ -75,7 +75,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       'after',
       `\nExamples:\n${['scrape', 'crawl', 'batch', 'map']
         .map((name) => `  $ ${EXAMPLES[name]![0]}`)
-        .join('\n')}\n\nExit codes: 0 done, 1 failed, 2 bad input, 130 interrupted (Ctrl-C).\n`,
+        .join('\n')}\n\nExit codes: 0 done, 1 failed, 2 bad input, 130 Ctrl-C, 143 SIGTERM (both resumable).\n`,
     );
 
   /** The commands that write pages, and so take `--out`. */
