@@ -21,6 +21,15 @@ describe('the body flags in --help', () => {
   });
 });
 
+describe('the cache flags', () => {
+  it("set lockdown and minAge on a scrape and in a crawl's and batch's scrape options", () => {
+    expect(body('scrape', ['--lockdown', '--min-age', '60000'])).toMatchObject({ lockdown: true, minAge: 60_000 });
+    expect(body('crawl', ['--lockdown'])).toMatchObject({ scrapeOptions: { lockdown: true } });
+    expect(body('batch', ['--min-age', '1000'])).toMatchObject({ minAge: 1_000 });
+    expect(scrapeOptionsSchema.safeParse(body('scrape', ['--lockdown', '--min-age', '5'])).success).toBe(true);
+  });
+});
+
 describe('--change-modes and --change-tag', () => {
   it('make the changeTracking of --format the object that asks for a diff in a history of its own', () => {
     const scrape = body('scrape', [

@@ -47,6 +47,18 @@ const SCRAPE_FLAGS: BodyFlag[] = [
   { flags: '--include-tags <list>', key: 'includeTags', kind: 'list', description: 'CSS selectors to keep' },
   { flags: '--exclude-tags <list>', key: 'excludeTags', kind: 'list', description: 'CSS selectors to drop' },
   { flags: '--max-age <ms>', key: 'maxAge', kind: 'number', description: 'use a cached copy younger than this' },
+  {
+    flags: '--min-age <ms>',
+    key: 'minAge',
+    kind: 'number',
+    description: 'serve only a cached copy at least this old, never fetch (none: SCRAPE_NO_CACHED_DATA)',
+  },
+  {
+    flags: '--lockdown',
+    key: 'lockdown',
+    kind: 'boolean',
+    description: 'the page cache only, at any age, no network at all (none: SCRAPE_LOCKDOWN_CACHE_MISS)',
+  },
   { flags: '-H, --header <header>', key: 'headers', kind: 'header', description: '"Name: value" request header' },
   { flags: '--wait-for <ms>', key: 'waitFor', kind: 'number', description: 'wait before capturing the page' },
   { flags: '--mobile', key: 'mobile', kind: 'boolean', description: 'emulate a mobile device' },
