@@ -33,13 +33,14 @@ export async function serialized(record: WARCRecord): Promise<Buffer> {
   return gzipped(await WARCSerializer.serialize(record));
 }
 
-export function requestRecord(exchange: Exchange): WARCRecord {
+export function requestRecord(exchange: Exchange, response?: WARCRecord): WARCRecord {
   const url = new URL(exchange.url);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(exchange.requestHeaders)) {
     headers[name] = SECRET_REQUEST_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value;
   }
   headers.host ??= url.host;
+  const concurrentTo = response?.warcHeaders.headers.get('WARC-Record-ID');
   return WARCRecord.create({
     url: exchange.url,
     type: 'request',
@@ -47,6 +48,8 @@ export function requestRecord(exchange: Exchange): WARCRecord {
     warcVersion: 'WARC/1.1',
     statusline: `${exchange.method} ${url.pathname}${url.search} HTTP/1.1`,
     httpHeaders: headers,
+    // WARC 1.1 §5.7: the request names the response it was made with (what Heritrix's readers pair them by).
+    ...(concurrentTo ? { warcHeaders: { 'WARC-Concurrent-To': concurrentTo } } : {}),
   });
 }
 

@@ -82,3 +82,25 @@ describe('WarcWriter on a file that exists (a job resumed after a crash)', () =>
     ]);
   });
 });
+
+describe('WarcWriter records', () => {
+  it('link each request to its response (WARC-Concurrent-To naming the response record)', async () => {
+    const file = join(dir, 'pairs.warc.gz');
+    const writer = new WarcWriter(file);
+    writer.add(exchange('/a'), true);
+    writer.add(exchange('/b'));
+    await writer.close();
+    const seen: { type: string; id: string | null; concurrentTo: string | null }[] = [];
+    for await (const record of WARCParser.iterRecords([await readFile(file)])) {
+      const get = (name: string) => record.warcHeaders.headers.get(name);
+      seen.push({ type: record.warcType ?? '', id: get('WARC-Record-ID'), concurrentTo: get('WARC-Concurrent-To') });
+      await record.readFully();
+    }
+    const pairs = seen.filter((r) => r.type !== 'warcinfo');
+    expect(pairs.map((r) => r.type)).toEqual(['request', 'response', 'request', 'response']);
+    for (let i = 0; i < pairs.length; i += 2) {
+      expect(pairs[i]!.concurrentTo).toMatch(/^<urn:uuid:/);
+      expect(pairs[i]!.concurrentTo).toBe(pairs[i + 1]!.id);
+    }
+  });
+});

@@ -76,7 +76,10 @@ export class WarcWriter {
     // A 429/503 is not the URL's answer: the crawl asks again, and that response is recorded too (replay serves it).
     if (!asksRetryLater(exchange.status)) this.#seen.add(key);
     this.#stats.responses++;
-    this.#enqueue((records) => [records.requestRecord(exchange), records.responseRecord(exchange, newPage)]);
+    this.#enqueue((records) => {
+      const response = records.responseRecord(exchange, newPage);
+      return [records.requestRecord(exchange, response), response];
+    });
   }
 
   /** Waits for every queued record to be on disk, then closes the file. Rejects with the first write error. */
