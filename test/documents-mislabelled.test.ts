@@ -3,7 +3,8 @@
  * file's signature, never from a name"): a Word file behind a `.pdf` link served as `application/pdf`, scraped over
  * HTTP and uploaded to `ck.parse` with that type, is read as the Word file it is; a file that is neither is still
  * told as a PDF that could not be parsed, and an empty one as empty. A CSV at a `.csv` URL served under a generic type (none, octet-stream,
- * text/plain, as object stores and raw file hosts serve them) is a table, as an upload's name makes it.
+ * text/plain, as object stores and raw file hosts serve them) is a table, as an upload's name makes it; so is one
+ * behind a download link (`/download?id=7`) named by its `Content-Disposition` header.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -33,6 +34,16 @@ const env = useFixtureEngine({
         '/files/empty.docx': (_req, res) => {
           res.writeHead(200, { 'content-type': DOCX, 'content-length': 0 });
           res.end();
+        },
+        '/download': (_req, res, ctx) => {
+          // a download link: the name is the header's only (`filename`, or RFC 5987's `filename*`)
+          const disposition =
+            ctx.url.searchParams.get('id') === '7'
+              ? 'attachment; filename="sales.csv"'
+              : 'attachment; filename="sales.txt"; filename*=UTF-8\'\'ventes%20%C3%A9t%C3%A9.csv';
+          const type = ctx.url.searchParams.get('type');
+          res.writeHead(200, { 'content-disposition': disposition, ...(type ? { 'content-type': type } : {}) });
+          res.end(CSV);
         },
         '/files/*': (_req, res, ctx) => {
           // /files/<type>/<name>: a CSV served as <type> (none, octet-stream, text/plain) under <name>
@@ -76,6 +87,14 @@ describe('a CSV served under a generic type', () => {
     'is a table at a .csv URL served as %s',
     async (type) => {
       const page = ok(await env.ck.scrape({ url: `${env.server.url}/files/${type}/sales.csv` }));
+      expect(page.data.markdown).toBe(TABLE);
+    },
+  );
+
+  it.each(['id=7&type=application/octet-stream', 'id=7', 'id=8&type=text/plain'])(
+    'is a table behind a download link named .csv by its Content-Disposition (%s)',
+    async (query) => {
+      const page = ok(await env.ck.scrape({ url: `${env.server.url}/download?${query}` }));
       expect(page.data.markdown).toBe(TABLE);
     },
   );

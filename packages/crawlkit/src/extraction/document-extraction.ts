@@ -7,7 +7,7 @@ import { convertDocument, documentFormat, isDocumentError } from '@crawlkit/docu
 
 import { CrawlkitError } from '../errors.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
-import { fileNameOf } from './page-kind.js';
+import { fileNameOf } from './file-name.js';
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -38,7 +38,7 @@ export function budgetCutWarning(budgetMs: number | undefined): string {
 export async function documentExtraction(request: ExtractionRequest, text: string | undefined): Promise<Extraction> {
   const { page, settings, budgetMs } = request;
   const bytes = page.body && page.undecodedText === undefined ? page.body : new TextEncoder().encode(text ?? '');
-  const fileName = fileNameOf(page.url);
+  const fileName = page.fileName ?? fileNameOf(page.url);
   const input = { bytes, contentType: page.contentType, ...(fileName !== undefined ? { fileName } : {}) };
   const format = documentFormat(input, { images: settings.ocrImages });
   if (format === undefined) {

@@ -20,6 +20,8 @@ export interface ExtractionInput {
   text?: string;
   /** WHATWG name of the encoding `text` was decoded with: the queries of the page's links are encoded in it. */
   charset?: string;
+  /** The served file's name (`fileNameOf`): its `Content-Disposition` filename, else its URL's last segment. */
+  fileName?: string;
   /** The response's `Content-Language` header: the page's language when its HTML names none. */
   contentLanguage?: string;
   /** Raw bytes of binary content (PDF), or of text not decoded yet (`undecodedText`). */

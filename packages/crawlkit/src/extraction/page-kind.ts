@@ -43,26 +43,17 @@ export interface PageKindInput {
   body?: Uint8Array | undefined;
   /** The body is text not decoded yet. */
   undecoded: boolean;
-  /** The URL's file name (`fileNameOf`): it names CSV and TSV served under a generic type. */
+  /**
+   * The file's name (`fileNameOf`: its `Content-Disposition`, else its URL's): it names CSV and TSV served under a
+   * generic type.
+   */
   fileName?: string | undefined;
-}
-
-/**
- * The last segment of a URL's path (`data.csv`), or `undefined`. It names a text format that has no signature
- * (CSV, TSV) served under a generic type (none, `application/octet-stream`, `text/plain`), as an upload's name does.
- */
-export function fileNameOf(url: string): string | undefined {
-  try {
-    return decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
  * What a fetched page is, by its content type and first bytes: a PDF (by its `%PDF` magic, or by type unless its
  * bytes are another document's), a document (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, an image: by
- * signature; CSV, TSV: by type, or by the URL's file name under a generic type), JSON, XML
+ * signature; CSV, TSV: by type, or by the file's name under a generic type), JSON, XML
  * (unless it is an HTML document served as XML), other text, HTML (or no type), or something extraction does not
  * read (`unsupported`: binary content that is not a PDF).
  */

@@ -1,5 +1,6 @@
 import type { ExtractionInput, ExtractionSettings } from '../extraction/extraction.js';
-import { fileNameOf, pageKind } from '../extraction/page-kind.js';
+import { fileNameOf } from '../extraction/file-name.js';
+import { pageKind } from '../extraction/page-kind.js';
 import { extractionNeeds } from '../formats/registry.js';
 import { explanationWanted } from './explanation.js';
 import type { FetchedPage } from './fetched-page.js';
@@ -45,6 +46,7 @@ export function extractionInput(
     'url' | 'contentType' | 'text' | 'charset' | 'body' | 'undecodedText' | 'clientRendered' | 'engineReason'
   > & { headers?: Record<string, string> },
 ): ExtractionInput {
+  const fileName = fileNameOf(page.url, page.headers?.['content-disposition']);
   const input: ExtractionInput = {
     url: page.url,
     contentType: page.contentType,
@@ -53,9 +55,10 @@ export function extractionInput(
       text: page.text,
       body: page.body,
       undecoded: page.undecodedText !== undefined,
-      fileName: fileNameOf(page.url),
+      fileName,
     }),
   };
+  if (fileName !== undefined) input.fileName = fileName;
   if (page.text !== undefined) input.text = page.text;
   if (page.charset !== undefined) input.charset = page.charset;
   const contentLanguage = page.headers?.['content-language'];
