@@ -7,7 +7,6 @@ import { asksRetryLater } from '@crawlkit/options/retry-later';
 import type { WARCRecord } from 'warcio';
 
 import type { Exchange } from './exchange.js';
-import { indexWarc } from './warc-index.js';
 
 /**
  * The record builders, loaded with warcio at the first record written (about 25 modules with pako, hash-wasm and
@@ -15,6 +14,8 @@ import { indexWarc } from './warc-index.js';
  */
 const warcRecords = lazyModule(() => import('./warc-records.js'));
 type WarcRecords = Awaited<ReturnType<typeof warcRecords>>;
+/** The reader, loaded when a recording's file exists already (a resumed job): a plain scrape never reads a WARC. */
+const warcIndex = lazyModule(() => import('./warc-index.js'));
 
 /** What a `WarcWriter` says of the file it wrote. */
 export interface WarcWriterStats {
@@ -136,6 +137,7 @@ async function cutToLastRecord(path: string): Promise<void> {
     () => 0,
   );
   if (size === 0) return;
+  const { indexWarc } = await warcIndex();
   const end = await indexWarc(path).then(
     (index) => index.truncatedAt ?? size,
     () => 0,
