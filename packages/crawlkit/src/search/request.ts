@@ -68,7 +68,7 @@ export const searchRequestSchema = z
       .optional()
       .refine((t) => t === undefined || parseTimeFilter(t, 0) !== undefined, {
         error:
-          'tbs is qdr:h, qdr:d, qdr:w, qdr:m or qdr:y (optionally with a count, qdr:d3), or cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY',
+          'tbs is qdr:h, qdr:d, qdr:w, qdr:m or qdr:y (optionally with a count, qdr:d3), or cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY (days that exist, cd_min not after cd_max)',
       }),
     /** Geo-targeting, for a web search provider; a search of the stored pages is not narrowed (a warning says so). */
     location: z.string().optional(),

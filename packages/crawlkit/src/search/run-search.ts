@@ -73,6 +73,7 @@ export async function runSearch(
   const request = withSites(parsed.value, sites);
   const query = parseSearchQuery(sites.words);
   if (!query.ok) return { success: false, code: 'BAD_REQUEST', error: query.error };
+  const endsAt = Date.now() + request.timeout;
   const deadline = AbortSignal.timeout(request.timeout);
   const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
   try {
@@ -80,7 +81,7 @@ export async function runSearch(
       rt.ctx.store,
       call,
       searchEstimate(request, rt.ctx.fetcher),
-      () => search(rt, setup, request, query.terms, signal, call.tenant),
+      () => search(rt, setup, request, query.terms, signal, endsAt, call.tenant),
       (answer) => answer.creditsUsed,
     );
   } catch (error) {
@@ -101,6 +102,7 @@ async function search(
   request: SearchRequest,
   terms: SearchTerms,
   signal: AbortSignal,
+  endsAt: number,
   tenant: string | undefined,
 ): Promise<SearchResponse> {
   const warnings: string[] = [];
@@ -139,7 +141,7 @@ async function search(
   const count = Object.values(data).reduce((n, results) => n + results.length, 0);
   let creditsUsed = searchCredits(count);
   rt.bus.charge(creditsUsed, tenant);
-  if (request.scrapeOptions) creditsUsed += await scrapeResults(rt, request, data, signal, warnings, tenant);
+  if (request.scrapeOptions) creditsUsed += await scrapeResults(rt, request, data, signal, endsAt, warnings, tenant);
   signal.throwIfAborted();
   const response: SearchResponse = { success: true, data, creditsUsed, id: crypto.randomUUID() };
   if (warnings.length) response.warning = warnings.join(' ');
@@ -214,16 +216,31 @@ async function fromProvider(
     .map((r, i) => ({ ...r, position: i + 1 }));
 }
 
-/** Scrapes every result with the request's `scrapeOptions`, in the engine's slots; returns the credits. */
+/**
+ * The time a search keeps to answer after its scrapes: the results' scrapes stop this long before the search's
+ * `timeout`, so a result whose page is slow is listed without its document instead of the search failing whole.
+ */
+function answerReserveMs(timeout: number): number {
+  return Math.min(1_000, Math.floor(timeout / 10));
+}
+
+/**
+ * Scrapes every result with the request's `scrapeOptions`, in the engine's slots, until a little before the search's
+ * deadline (`endsAt`); returns the credits. A result whose scrape fails or runs out of time keeps its place, without
+ * a document, and the answer's warning counts it.
+ */
 async function scrapeResults(
   rt: Runtime,
   request: SearchRequest,
   data: SearchResponse['data'],
-  signal: AbortSignal,
+  searchSignal: AbortSignal,
+  endsAt: number,
   warnings: string[],
   tenant: string | undefined,
 ): Promise<number> {
   const options = request.scrapeOptions!;
+  const budget = Math.max(0, endsAt - Date.now() - answerReserveMs(request.timeout));
+  const signal = AbortSignal.any([searchSignal, AbortSignal.timeout(budget)]);
   let credits = 0;
   let failed = 0;
   await Promise.all(
@@ -235,15 +252,20 @@ async function scrapeResults(
           failed++;
           return;
         }
-        const outcome = await rt.queue.add(
-          () =>
-            scrapePage(
-              rt.ctx,
-              { ...options, url: result.url },
-              { sourceURL: result.url, zeroDataRetention: false, signal },
-            ),
-          { signal, tenant },
-        );
+        const outcome = await rt.queue
+          .add(
+            () =>
+              scrapePage(
+                rt.ctx,
+                { ...options, url: result.url },
+                { sourceURL: result.url, zeroDataRetention: false, signal },
+              ),
+            { signal, tenant },
+          )
+          .catch((error: unknown) => {
+            if (searchSignal.aborted || !signal.aborted) throw error;
+            return undefined; // this result ran out of the search's time: listed without its document
+          });
         if (!outcome?.success) {
           failed++;
           return;

@@ -19,6 +19,21 @@ describe('parseTimeFilter', () => {
     expect(parseTimeFilter('cdr:1,cd_max:12/31/2025', now)).toEqual({ until: Date.UTC(2025, 11, 31) + 86_399_999 });
   });
 
+  it('refuses days that do not exist and ranges that end before they start', () => {
+    for (const tbs of [
+      'cdr:1,cd_min:13/45/2026',
+      'cdr:1,cd_max:2/30/2026',
+      'cdr:1,cd_min:0/1/2026',
+      'cdr:1,cd_min:3/1/2026,cd_max:1/1/2026',
+    ]) {
+      expect(parseTimeFilter(tbs, now), tbs).toBeUndefined();
+    }
+    expect(parseTimeFilter('cdr:1,cd_min:2/29/2028,cd_max:2/29/2028', now)).toEqual({
+      since: Date.UTC(2028, 1, 29),
+      until: Date.UTC(2028, 1, 29) + 86_399_999,
+    });
+  });
+
   it('refuses anything else', () => {
     for (const tbs of ['qdr:x', 'qdr:', 'yesterday', 'cdr:1,cd_min:2026-01-01', 'cdr:1,when:1/1/2026', 'sbd:1']) {
       expect(parseTimeFilter(tbs, now), tbs).toBeUndefined();

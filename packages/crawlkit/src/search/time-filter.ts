@@ -8,15 +8,23 @@ const PERIOD_MS: Record<string, number> = {
   y: 366 * 86_400_000,
 };
 
-/** A US date `M/D/YYYY` at midnight UTC; `endOfDay` moves it to the last millisecond of that day. */
+/**
+ * A US date `M/D/YYYY` at midnight UTC; `endOfDay` moves it to the last millisecond of that day. A day that does not
+ * exist (`13/45/2026`, `2/30/2026`) is none: `Date.UTC` would roll it over into another month.
+ */
 function usDate(value: string, endOfDay: boolean): number | undefined {
   const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value.trim());
   if (!match) return undefined;
-  const time = Date.UTC(Number(match[3]), Number(match[1]) - 1, Number(match[2]));
-  return Number.isNaN(time) ? undefined : endOfDay ? time + 86_399_999 : time;
+  const [year, month, day] = [Number(match[3]), Number(match[1]), Number(match[2])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  return endOfDay ? date.getTime() + 86_399_999 : date.getTime();
 }
 
-/** The time range of `tbs` at `now`, or undefined when it is not one (`{}`: no bound). */
+/**
+ * The time range of `tbs` at `now`, or undefined when it is not one (`{}`: no bound); a range whose `cd_min` is after
+ * its `cd_max` is none either (it would match nothing, silently).
+ */
 export function parseTimeFilter(tbs: string, now: number): { since?: number; until?: number } | undefined {
   const value = tbs.trim();
   const relative = /^qdr:([hdwmy])(\d{0,4})$/.exec(value);
@@ -30,5 +38,6 @@ export function parseTimeFilter(tbs: string, now: number): { since?: number; unt
     if (name === 'cd_min') range.since = time;
     else range.until = time;
   }
+  if (range.since !== undefined && range.until !== undefined && range.since > range.until) return undefined;
   return range;
 }

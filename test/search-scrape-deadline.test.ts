@@ -1,0 +1,62 @@
+/**
+ * A web search with `scrapeOptions` whose result's page is slower than the search's `timeout`: the results are still
+ * answered (the slow one without its document, counted in the warning), not lost whole to `SEARCH_TIMEOUT`.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { Crawlkit, type WebSearchProvider } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let site: Server;
+let base: string;
+const hanging = new Set<ServerResponse>();
+
+beforeAll(async () => {
+  site = createServer((req, res) => {
+    if (req.url === '/slow') {
+      hanging.add(res); // never answers within the test's search timeout
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(
+      '<html><head><title>Fast</title></head><body><main><p>The fast page answers at once.</p></main></body></html>',
+    );
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  for (const res of hanging) res.destroy();
+  site.closeAllConnections();
+  await new Promise((resolve) => site.close(resolve));
+});
+
+describe('search scrapeOptions and the search timeout', () => {
+  it('lists a result whose page outlasts the timeout without its document, keeping the others', async () => {
+    const provider: WebSearchProvider = {
+      name: 'fixture',
+      sources: ['web'],
+      search: () =>
+        Promise.resolve([
+          { url: `${base}/fast`, title: 'Fast', description: 'answers' },
+          { url: `${base}/slow`, title: 'Slow', description: 'never answers' },
+        ]),
+    };
+    const ck = new Crawlkit({ store: 'memory', engine: 'http', search: { provider } });
+    try {
+      const answer = await ck.search({ query: 'pages', timeout: 2_000, scrapeOptions: { formats: ['markdown'] } });
+      expect(answer.success, JSON.stringify(answer)).toBe(true);
+      if (!answer.success) return;
+      const [fast, slow] = answer.data.web as { url: string; markdown?: string }[];
+      expect(fast!.url).toBe(`${base}/fast`);
+      expect(fast!.markdown).toContain('The fast page answers at once.');
+      expect(slow!.url).toBe(`${base}/slow`);
+      expect(slow!.markdown).toBeUndefined();
+      expect(answer.warning).toContain('1 result(s) could not be scraped');
+    } finally {
+      await ck.close();
+    }
+  });
+});
