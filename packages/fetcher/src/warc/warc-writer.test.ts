@@ -92,7 +92,7 @@ describe('WarcWriter records', () => {
     await writer.close();
     const seen: { type: string; id: string | null; concurrentTo: string | null }[] = [];
     for await (const record of WARCParser.iterRecords([await readFile(file)])) {
-      const get = (name: string) => record.warcHeaders.headers.get(name);
+      const get = (name: string) => record.warcHeaders.headers.get(name) ?? null;
       seen.push({ type: record.warcType ?? '', id: get('WARC-Record-ID'), concurrentTo: get('WARC-Concurrent-To') });
       await record.readFully();
     }
