@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { isProcessGone } from '@crawlkit/options/process-gone';
 
-import { removeSocketDir } from './socket-dir.js';
+import { findSocketDir, removeSocketDir } from './socket-dir.js';
 
 /**
  * How long a profile of the old name format (no pid, made by builds before 2026-12-01) must have gone unchanged before
@@ -36,7 +36,7 @@ export async function removeStaleProfiles(dir: string, prefix: string): Promise<
     // A Chromium that outlived its owner (its owner was in another process namespace sharing this directory, or it
     // is still shutting down) holds the profile's lock naming its host and pid.
     if (await lockedByLiveChromium(profile)) continue;
-    await removeSocketDir(profile);
+    await removeSocketDir(await findSocketDir(profile));
     await rm(profile, { recursive: true, force: true, maxRetries: 2, retryDelay: 50 })
       .then(() => removed++)
       .catch(() => undefined);
