@@ -53,6 +53,7 @@ export default defineConfig({
       '@crawlkit/options/size-text': fileURLToPath(new URL('./packages/options/src/size-text.ts', import.meta.url)),
       '@crawlkit/options/redact-url': fileURLToPath(new URL('./packages/options/src/redact-url.ts', import.meta.url)),
       '@crawlkit/options/redis-url': fileURLToPath(new URL('./packages/options/src/redis-url.ts', import.meta.url)),
+      '@crawlkit/options/sorted-json': fileURLToPath(new URL('./packages/options/src/sorted-json.ts', import.meta.url)),
       '@crawlkit/options/within-budget': fileURLToPath(
         new URL('./packages/options/src/within-budget.ts', import.meta.url),
       ),

@@ -1,3 +1,5 @@
+import { sortedJson } from '@crawlkit/options/sorted-json';
+
 import type { StoredJobOf } from '../codec/records.js';
 import type { StoredBatchRequest } from '../jobs/batch-planner.js';
 import type { BatchScrapeRequest } from '../v2/jobs.js';
@@ -8,23 +10,12 @@ export type AppendedOptions = Omit<BatchScrapeRequest, 'urls' | 'ignoreInvalidUR
 /** What the stored request keeps beside the options (the backlog of a long list), never compared. */
 const NOT_OPTIONS: ReadonlySet<string> = new Set(['backlog', 'backlogZ', 'backlogFirst']);
 
-/** A value as JSON says it, object keys sorted. */
-function plain(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, v: unknown) =>
-      v !== null && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
-        : v,
-    ) ?? 'undefined'
-  );
-}
-
 /** Whether two option values say the same; `formats` in any order (each format gives its own field). */
 function sameOption(key: string, a: unknown, b: unknown): boolean {
   if (key === 'formats' && Array.isArray(a) && Array.isArray(b)) {
-    return plain(a.map(plain).sort()) === plain(b.map(plain).sort());
+    return sortedJson(a.map(sortedJson).sort()) === sortedJson(b.map(sortedJson).sort());
   }
-  return plain(a) === plain(b);
+  return sortedJson(a) === sortedJson(b);
 }
 
 /**

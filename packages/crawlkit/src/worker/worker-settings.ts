@@ -1,5 +1,6 @@
 import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { WorkQueue } from '@crawlkit/store';
+import { sortedJson } from '@crawlkit/options/sorted-json';
 
 import { VERSION } from '../cli/version.js';
 import { policyToStore } from '../jobs/job-policy.js';
@@ -30,23 +31,13 @@ interface Compared {
   version?: string;
 }
 
-function canonical(value: Record<string, unknown>): string {
-  return JSON.stringify(
-    Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, value[key]]),
-    ),
-  );
-}
-
 /** The presence settings of a worker, as canonical JSON: `{ searchIndex, taskLockMs, urlPolicy, version }`. */
 export function workerSettings(settings: WorkerSettings): string {
   const policy = (policyToStore(settings.urlPolicy) ?? {}) as Record<string, unknown>;
   return JSON.stringify({
     searchIndex: settings.searchIndex,
     ...(settings.taskLockMs !== undefined ? { taskLockMs: settings.taskLockMs } : {}),
-    urlPolicy: JSON.parse(canonical(policy)) as unknown,
+    urlPolicy: JSON.parse(sortedJson(policy)) as unknown,
     version: settings.version ?? VERSION,
   });
 }
@@ -61,10 +52,10 @@ function parse(settings: string): Compared | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  if (typeof record.version !== 'string') return { urlPolicy: canonical(record) };
+  if (typeof record.version !== 'string') return { urlPolicy: sortedJson(record) };
   const policy = typeof record.urlPolicy === 'object' && record.urlPolicy !== null ? record.urlPolicy : {};
   return {
-    urlPolicy: canonical(policy as Record<string, unknown>),
+    urlPolicy: sortedJson(policy),
     version: record.version,
     ...(typeof record.searchIndex === 'boolean' ? { searchIndex: record.searchIndex } : {}),
     ...(typeof record.taskLockMs === 'number' ? { taskLockMs: record.taskLockMs } : {}),
