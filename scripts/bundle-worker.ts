@@ -8,7 +8,7 @@
  * from crawlkit's `dist`, where pnpm's layout lacks the dependencies of the other packages. The bundle loads that
  * module from its own package instead, found by `import.meta.resolve` of the package (a dependency of crawlkit).
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -83,7 +83,8 @@ const result = await build({
   outdir: OUT_DIR,
   write: false,
   sourcemap: 'linked',
-  sourcesContent: false,
+  // For a third-party source its package's map names but does not ship (installedSources replaces the rest).
+  sourcesContent: true,
   legalComments: 'none',
   banner: { js: BANNER },
   logLevel: 'warning',
@@ -99,6 +100,7 @@ const result = await build({
 function installedSources(map: { sources: string[]; sourcesContent?: (string | null)[] }): void {
   const workspace = /^(?:\.\.\/){3}([^./][^/]*)\/(.*)$/;
   const thirdParty = /node_modules\/(?!\.pnpm\/)(.*)$/;
+  const embedded = map.sourcesContent ?? [];
   map.sourcesContent = map.sources.map((source, i) => {
     const inWorkspace = workspace.exec(source);
     if (inWorkspace?.[1] && inWorkspace[1] !== 'node_modules') {
@@ -111,7 +113,11 @@ function installedSources(map: { sources: string[]; sourcesContent?: (string | n
     const name = /^(?:@[^/]+\/)?[^/]+/.exec(inPackage[1])![0];
     packageDirs.set(name, join(OUT_DIR, source.slice(0, source.length - inPackage[1].length + name.length)));
     map.sources[i] = `../../../${inPackage[1]}`;
-    return readFileSync(join(OUT_DIR, source), 'utf8');
+    // A package's own map may name sources it does not ship (content-disposition's `src/index.ts`), with their content.
+    const file = join(OUT_DIR, source);
+    if (existsSync(file)) return readFileSync(file, 'utf8');
+    if (embedded[i]) return embedded[i];
+    throw new Error(`${source}, a source of the bundle, is neither installed nor carried by its package's map`);
   });
 }
 

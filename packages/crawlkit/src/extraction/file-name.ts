@@ -1,3 +1,5 @@
+import { parse as parseContentDisposition } from 'content-disposition';
+
 /**
  * The name a served file goes by: the `filename` of its `Content-Disposition` header (`attachment;
  * filename="report.csv"`, RFC 6266, its `filename*` first), else the last segment of its URL's path (`data.csv`).
@@ -17,20 +19,13 @@ function urlFileName(url: string): string | undefined {
   }
 }
 
-/** `filename*=UTF-8''r%C3%A9sum%C3%A9.csv`, else `filename="report.csv"` (or unquoted), without any path. */
+/** The header's file name (jshttp's parser: `filename*` decoded first, lenient with what servers send), no path. */
 function dispositionName(header: string): string | undefined {
-  const extended = /(?:^|;)\s*filename\*\s*=\s*([\w!#$%&+^`{}~.-]+)'[\w-]*'([^;\s]+)/i.exec(header);
   let name: string | undefined;
-  if (extended) {
-    try {
-      name = decodeURIComponent(extended[2]!);
-    } catch {
-      name = undefined;
-    }
-  }
-  if (name === undefined) {
-    const plain = /(?:^|;)\s*filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/i.exec(header);
-    if (plain) name = plain[1] !== undefined ? plain[1].replace(/\\(.)/g, '$1') : plain[2];
+  try {
+    name = parseContentDisposition(header).parameters.filename;
+  } catch {
+    return undefined;
   }
   const base = name?.split(/[\\/]/).pop()?.trim();
   return base || undefined;
