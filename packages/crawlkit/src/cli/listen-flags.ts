@@ -161,18 +161,16 @@ export function apiKeys(flags: Pick<ListenFlags, 'apiKey'>, file: ServeFile): st
 }
 
 /**
- * Waits until the command is told to stop: SIGTERM, Ctrl-C (the context's signal), or the end of `input` when given
- * (over stdio, the client ends the session by closing our input).
+ * Waits until the command is told to stop: its context's signal (which the CLI aborts on Ctrl-C and SIGTERM, its one
+ * home for signals), or the end of `input` when given (over stdio, the client ends the session by closing our input).
  */
 export function untilStopped(ctx: CommandContext, input?: NodeJS.ReadableStream): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = () => {
-      process.off('SIGTERM', stop);
       input?.off('end', stop);
       ctx.signal.removeEventListener('abort', stop);
       resolve();
     };
-    process.once('SIGTERM', stop);
     input?.once('end', stop);
     if (ctx.signal.aborted) stop();
     else ctx.signal.addEventListener('abort', stop, { once: true });

@@ -29,8 +29,8 @@ export interface WorkerFlags extends EngineFlags {
 }
 
 /**
- * Runs a worker until `signal` aborts (Ctrl-C) or SIGTERM; resolves to the exit code. `redisModule` replaces the
- * dynamic import of `@crawlkit/redis` (tests).
+ * Runs a worker until `signal` aborts (the CLI aborts it on Ctrl-C and SIGTERM); resolves to the exit code.
+ * `redisModule` replaces the dynamic import of `@crawlkit/redis` (tests).
  */
 export async function runWorker(
   flags: WorkerFlags,
@@ -112,10 +112,6 @@ async function workUntilStopped(
     note(`page failed ${jobId ?? ''} ${pageUrl}: ${error.error} (${code})`, { job: jobId, url: pageUrl, code });
   });
 
-  const stop = new AbortController();
-  const onTerm = () => stop.abort();
-  process.once('SIGTERM', onTerm);
-  signal.addEventListener('abort', onTerm, { once: true });
   try {
     const worker = await ck.startWorker({
       ...(storeFaultTimeoutMs !== undefined ? { storeFaultTimeoutMs } : {}),
@@ -123,12 +119,10 @@ async function workUntilStopped(
     });
     const index = settings.searchIndex === false ? ', no search index' : '';
     note(`worker ${worker.id} taking tasks from ${describeRedis(settings)}${index}`);
-    if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve));
+    if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
     note('stopping: finishing the pages in hand (Ctrl-C again to quit at once; unfinished tasks go to other workers)');
     await worker.close();
   } finally {
-    process.off('SIGTERM', onTerm);
-    signal.removeEventListener('abort', onTerm);
     await ck.close();
   }
   note(`worker stopped: ${pages} pages stored, ${failures} failed${others ? `, ${others} errors not of a page` : ''}`);
