@@ -80,6 +80,12 @@ beforeAll(async () => {
           web: { results: [{ url: 'https://brave.example/a', title: 'A', description: 'first' }] },
         }),
       );
+    } else if (url.pathname === '/brave/images/search') {
+      res.end(
+        JSON.stringify({
+          results: [{ url: 'https://img.example/p', properties: { url: 'https://img.example/c.png' } }],
+        }),
+      );
     } else if (url.pathname === '/brave/news/search') {
       res.end(
         JSON.stringify({
@@ -138,6 +144,26 @@ describe('SearXNG', () => {
     expect(answer.creditsUsed).toBe(2);
   });
 
+  it('says which options it could not apply: location, country, a custom date range, several days', async () => {
+    seen.length = 0;
+    // Before: each was dropped in silence (qa49e); `qdr:d3` was sent as `time_range=day`, a third of what was asked.
+    const ranged = ok(
+      await ck.search({ query: 'rust async', tbs: 'cdr:1,cd_min:1/1/2026,cd_max:2/1/2026', location: 'Germany' }),
+    );
+    expect(seen[0]!.query.has('time_range')).toBe(false);
+    expect(ranged.warning).toBe(
+      'The searxng search provider does not apply `location`, `tbs`: its results are not narrowed by them.',
+    );
+    seen.length = 0;
+    const days = ok(await ck.search({ query: 'rust async', tbs: 'qdr:d3', country: 'de' }));
+    expect(seen[0]!.query.has('time_range')).toBe(false);
+    expect(days.warning).toBe(
+      'The searxng search provider does not apply `country`, `tbs`: its results are not narrowed by them.',
+    );
+    const week = ok(await ck.search({ query: 'rust async', tbs: 'qdr:w1' }));
+    expect(week.warning).toBeUndefined();
+  });
+
   it('answers images from its images category, and local results beside web ones', async () => {
     const answer = ok(await ck.search({ query: 'crab', sources: ['images', 'local'] }));
     expect(answer.data.images).toEqual([
@@ -191,6 +217,26 @@ describe('Brave Search', () => {
       expect(answer.data.news).toEqual([
         { url: 'https://news.example/n', title: 'N', description: 'news', date: '2 hours ago', position: 1 },
       ]);
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it('applies country and a whole period, and says it cannot apply location or a period to images', async () => {
+    const ck = new Crawlkit({
+      store: 'memory',
+      search: { provider: { kind: 'brave', apiKey: 'bk-1', url: `${base}/brave` } },
+    });
+    try {
+      seen.length = 0;
+      const web = ok(await ck.search({ query: 'q', tbs: 'qdr:m', country: 'DE' }));
+      expect(seen[0]!.query.get('country')).toBe('de');
+      expect(seen[0]!.query.get('freshness')).toBe('pm');
+      expect(web.warning).toBeUndefined();
+      const images = ok(await ck.search({ query: 'q', sources: ['images'], tbs: 'qdr:m', location: 'Berlin' }));
+      expect(images.warning).toBe(
+        'The brave search provider does not apply `location`, `tbs`: its results are not narrowed by them.',
+      );
     } finally {
       await ck.close();
     }

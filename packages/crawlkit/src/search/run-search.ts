@@ -16,7 +16,7 @@ import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
 import { searchLocal, type LocalResult } from './local-source.js';
 import { askProvider } from './providers/ask-provider.js';
-import type { WebResult, WebSearchProvider, WebSource } from './providers/provider.js';
+import type { WebResult, WebSearchProvider, WebSearchQuery, WebSource } from './providers/provider.js';
 import { searchRequestSchema, type SearchRequest, type SearchRequestInput, type SearchSource } from './request.js';
 import { siteOperators, type SiteOperators } from './site-operators.js';
 import type { SearchSetup } from './setup.js';
@@ -110,12 +110,14 @@ async function search(
   const sources = [...new Set(request.sources)].filter((s): s is SearchSource => s !== 'alexandria');
   if (sources.length < request.sources.length && sources.length === 0) sources.push('web');
   let fromStore = false;
+  /** The request's options the provider did not apply to some source. */
+  const unapplied = new Set<string>();
   for (const source of sources) {
     if (source === 'local' || (source === 'web' && !setup.provider)) {
       fromStore = true;
       data[source] = await fromIndex(rt, setup, request, terms, signal, warnings);
     } else if (setup.provider?.sources.includes(source)) {
-      data[source] = await fromProvider(setup.provider, request, source, signal);
+      data[source] = await fromProvider(setup.provider, request, source, signal, unapplied);
     } else {
       data[source] = [];
       warnings.push(
@@ -125,6 +127,13 @@ async function search(
               'crawlkit stored). Configure one: `crawlkit serve --searxng-url` or `search.provider`.',
       );
     }
+  }
+  if (unapplied.size) {
+    const names = [...unapplied].map((name) => `\`${name}\``).join(', ');
+    warnings.push(
+      `The ${setup.provider!.name} search provider does not apply ${names}: its results are not narrowed by ` +
+        `${unapplied.size > 1 ? 'them' : 'it'}.`,
+    );
   }
   if (fromStore && (request.location !== undefined || request.country !== undefined)) {
     warnings.push(
@@ -192,8 +201,9 @@ async function fromProvider(
   request: SearchRequest,
   source: WebSource,
   signal: AbortSignal,
+  unapplied: Set<string>,
 ): Promise<WebResult[]> {
-  const results = await askProvider(provider, {
+  const query: WebSearchQuery = {
     query: request.query,
     source,
     limit: request.limit,
@@ -203,7 +213,9 @@ async function fromProvider(
     ...(request.tbs ? { tbs: request.tbs } : {}),
     ...(request.location ? { location: request.location } : {}),
     ...(request.country ? { country: request.country } : {}),
-  });
+  };
+  for (const name of provider.unapplied?.(query) ?? []) unapplied.add(name);
+  const results = await askProvider(provider, query);
   // Engines may ignore `site:`: the domain filters hold whatever the provider did.
   return results
     .filter((r) => {

@@ -2,7 +2,15 @@
 import { z } from 'zod';
 
 import { CrawlkitError } from '../../errors.js';
-import { providerJson, withSites, type WebResult, type WebSearchProvider, type WebSearchQuery } from './provider.js';
+import {
+  providerJson,
+  unappliedOptions,
+  wholePeriod,
+  withSites,
+  type WebResult,
+  type WebSearchProvider,
+  type WebSearchQuery,
+} from './provider.js';
 
 const FRESHNESS: Record<string, string> = { d: 'pd', w: 'pw', m: 'pm', y: 'py' };
 
@@ -46,11 +54,16 @@ export function braveProvider(options: BraveOptions): WebSearchProvider {
   return {
     name: 'brave',
     sources: ['web', 'news', 'images'],
+    unapplied: (query) =>
+      unappliedOptions(query, {
+        country: true,
+        tbs: (tbs) => query.source !== 'images' && wholePeriod(tbs) !== undefined,
+      }),
     async search(query: WebSearchQuery): Promise<WebResult[]> {
       const url = new URL(`${base}/${query.source}/search`);
       url.searchParams.set('q', withSites(query));
       url.searchParams.set('count', String(Math.min(query.limit, query.source === 'images' ? 100 : 20)));
-      const period = /^qdr:([dwmy])/.exec(query.tbs ?? '')?.[1];
+      const period = wholePeriod(query.tbs);
       if (period && query.source !== 'images') url.searchParams.set('freshness', FRESHNESS[period]!);
       if (query.country) url.searchParams.set('country', query.country.toLowerCase());
       const answer = await providerJson('brave', url, { 'x-subscription-token': options.apiKey }, query.signal);

@@ -36,6 +36,33 @@ export interface WebSearchProvider {
   /** The sources it answers. */
   readonly sources: readonly WebSource[];
   search(query: WebSearchQuery): Promise<WebResult[]>;
+  /**
+   * The options of `query` it does not apply (`location`, `country`, `tbs`), named as a search request names them: the
+   * answer's `warning` then says its results are not narrowed by them.
+   * @default none: every option is taken as applied
+   */
+  unapplied?(query: WebSearchQuery): string[];
+}
+
+/**
+ * The unit of a `tbs` that is one whole period (`qdr:d`, `qdr:w1`), the only kind the providers' time filters say;
+ * undefined for any other (`qdr:d3`, an hour, a `cdr:` range): mapped to the unit, those would narrow the results
+ * to the wrong time.
+ */
+export function wholePeriod(tbs: string | undefined): 'd' | 'w' | 'm' | 'y' | undefined {
+  return /^qdr:([dwmy])1?$/.exec(tbs?.trim() ?? '')?.[1] as 'd' | 'w' | 'm' | 'y' | undefined;
+}
+
+/** The options of `query` outside what a provider `applies`, for its `unapplied`. */
+export function unappliedOptions(
+  query: WebSearchQuery,
+  applies: { location?: boolean; country?: boolean; tbs?: (tbs: string) => boolean },
+): string[] {
+  const names: string[] = [];
+  if (query.location !== undefined && !applies.location) names.push('location');
+  if (query.country !== undefined && !applies.country) names.push('country');
+  if (query.tbs !== undefined && !applies.tbs?.(query.tbs)) names.push('tbs');
+  return names;
 }
 
 /**

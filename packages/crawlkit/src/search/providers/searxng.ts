@@ -5,7 +5,15 @@
 import { z } from 'zod';
 
 import { CrawlkitError } from '../../errors.js';
-import { providerJson, withSites, type WebResult, type WebSearchProvider, type WebSearchQuery } from './provider.js';
+import {
+  providerJson,
+  unappliedOptions,
+  wholePeriod,
+  withSites,
+  type WebResult,
+  type WebSearchProvider,
+  type WebSearchQuery,
+} from './provider.js';
 
 const CATEGORIES = { web: 'general', news: 'news', images: 'images' } as const;
 const TIME_RANGES: Record<string, string> = { d: 'day', w: 'week', m: 'month', y: 'year' };
@@ -38,12 +46,14 @@ export function searxngProvider(options: SearxngOptions): WebSearchProvider {
   return {
     name: 'searxng',
     sources: ['web', 'news', 'images'],
+    // Its `language` is the instance's setting, not a query's; its `time_range` has no custom dates.
+    unapplied: (query) => unappliedOptions(query, { tbs: (tbs) => wholePeriod(tbs) !== undefined }),
     async search(query: WebSearchQuery): Promise<WebResult[]> {
       const url = new URL('search', base.href.endsWith('/') ? base : `${base.href}/`);
       url.searchParams.set('q', withSites(query));
       url.searchParams.set('format', 'json');
       url.searchParams.set('categories', CATEGORIES[query.source]);
-      const period = /^qdr:([dwmy])/.exec(query.tbs ?? '')?.[1];
+      const period = wholePeriod(query.tbs);
       if (period) url.searchParams.set('time_range', TIME_RANGES[period]!);
       if (options.language) url.searchParams.set('language', options.language);
       if (options.engines) url.searchParams.set('engines', options.engines);
