@@ -18,6 +18,10 @@ beforeAll(async () => {
       hanging.add(res); // never answers within the test's search timeout
       return;
     }
+    if (req.url === '/reset') {
+      req.socket.destroy(); // the connection dies before an answer
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(
       '<html><head><title>Fast</title></head><body><main><p>The fast page answers at once.</p></main></body></html>',
@@ -55,7 +59,52 @@ describe('search scrapeOptions and the search timeout', () => {
       expect(fast!.markdown).toContain('The fast page answers at once.');
       expect(slow!.url).toBe(`${base}/slow`);
       expect(slow!.markdown).toBeUndefined();
+      // Before: nothing on the result said it failed, or why (qa49e): only the warning counted it
+      expect((slow as { metadata?: unknown }).metadata).toEqual({
+        sourceURL: `${base}/slow`,
+        url: `${base}/slow`,
+        statusCode: 408,
+        error: "The search's `timeout` (8000 ms) ran out before this result was scraped.",
+        errorCode: 'SCRAPE_TIMEOUT',
+      });
       expect(answer.warning).toContain('1 result(s) could not be scraped');
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it("says on each failed result why: its scrape's error, a threatProtection refusal", async () => {
+    const provider: WebSearchProvider = {
+      name: 'fixture',
+      sources: ['web'],
+      search: () =>
+        Promise.resolve([
+          { url: `${base}/fast`, title: 'Fast' },
+          { url: `${base}/reset`, title: 'Reset' },
+          { url: 'https://bad.example/x', title: 'Listed' },
+        ]),
+    };
+    const ck = new Crawlkit({ store: 'memory', engine: 'http', search: { provider } });
+    try {
+      const answer = await ck.search({
+        query: 'pages',
+        timeout: 20_000,
+        scrapeOptions: {
+          formats: ['markdown'],
+          threatProtection: { mode: 'normal', blacklist: ['bad.example'] },
+        },
+      });
+      expect(answer.success, JSON.stringify(answer)).toBe(true);
+      if (!answer.success) return;
+      const [fast, reset, listed] = answer.data.web as { markdown?: string; metadata?: Record<string, unknown> }[];
+      expect(fast!.markdown).toContain('The fast page answers at once.');
+      expect(fast!.metadata!.error).toBeUndefined();
+      expect(reset!.markdown).toBeUndefined();
+      expect(reset!.metadata).toMatchObject({ sourceURL: `${base}/reset`, error: expect.any(String) });
+      expect(reset!.metadata!.errorCode).toEqual(expect.any(String));
+      expect(listed!.metadata).toMatchObject({ statusCode: 403, errorCode: 'URL_BLOCKED' });
+      expect(listed!.metadata!.error).toContain('blacklist');
+      expect(answer.warning).toContain('2 result(s) could not be scraped');
     } finally {
       await ck.close();
     }

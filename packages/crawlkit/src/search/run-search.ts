@@ -259,11 +259,12 @@ async function scrapeResults(
     Object.values(data).flatMap((results) =>
       results.map(async (result, i) => {
         if (!result.url) return;
-        const refused = threatProtectionRefusal(result.url, options.threatProtection);
-        if (refused) {
+        const failedWith = (statusCode: number, code: string | undefined, message: string) => {
           failed++;
-          return;
-        }
+          results[i] = { ...result, metadata: failedMetadata(result.url, statusCode, code, message) };
+        };
+        const refused = threatProtectionRefusal(result.url, options.threatProtection);
+        if (refused) return failedWith(403, 'URL_BLOCKED', `${refused}.`);
         const outcome = await rt.queue
           .add(
             () =>
@@ -278,18 +279,37 @@ async function scrapeResults(
             if (searchSignal.aborted || !signal.aborted) throw error;
             return undefined; // this result ran out of the search's time: listed without its document
           });
-        if (!outcome?.success) {
-          failed++;
-          return;
+        if (!outcome) {
+          const message = `The search's \`timeout\` (${request.timeout} ms) ran out before this result was scraped.`;
+          return failedWith(408, 'SCRAPE_TIMEOUT', message);
         }
+        if (!outcome.success) return failedWith(outcome.status, outcome.error.code, outcome.error.error);
         rt.bus.page(undefined, outcome.document, tenant);
         credits += outcome.credits;
         results[i] = { ...result, ...outcome.document };
       }),
     ),
   );
-  if (failed) warnings.push(`${failed} result(s) could not be scraped; they are listed without their document.`);
+  if (failed) {
+    warnings.push(
+      `${failed} result(s) could not be scraped; they are listed without their document, ` +
+        'with why in their `metadata.error`.',
+    );
+  }
   return credits;
+}
+
+/**
+ * The `metadata` of a result whose scrape failed: v2's `error` says why, `statusCode` is the status `/v2/scrape`
+ * would have answered for it, and `errorCode` its code (crawlkit's own).
+ */
+function failedMetadata(
+  url: string,
+  statusCode: number,
+  code: string | undefined,
+  error: string,
+): Document['metadata'] {
+  return { sourceURL: url, url, statusCode, error, ...(code ? { errorCode: code } : {}) };
 }
 
 /** The request with the query's `site:` operators added to its domain filters (a provider reads them in the query). */

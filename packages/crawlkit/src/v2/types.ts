@@ -39,7 +39,10 @@ export interface DocumentMetadata {
   url?: string;
   statusCode: number;
   contentType?: string;
+  /** Why the page has no content: a search result whose scrape failed (`scrapeOptions`), with `errorCode`. */
   error?: string;
+  /** crawlkit's own: the stable code of `error` (`SCRAPE_TIMEOUT`, `URL_BLOCKED`, ...), as an error answer has. */
+  errorCode?: string;
   proxyUsed?: 'basic' | 'stealth';
   cacheState?: 'hit' | 'miss';
   /**
