@@ -217,6 +217,12 @@ it('cancels a crawl answered still running, and a batch, by their ids (firecrawl
 
     const urls = Array.from({ length: 40 }, (_, i) => `${siteUrl}/slow/p/${i}`);
     const batch = await on('firecrawl_batch_scrape', { urls, options: { maxAge: 0 } });
+    // Before: only the id and a `crawlkit://` URL no agent can call (firecrawl-mcp 2.x named the status tool).
+    expect(batch.json).toMatchObject({
+      success: true,
+      message: expect.stringContaining('firecrawl_check_batch_status') as string,
+      nextTool: { name: 'firecrawl_check_batch_status', arguments: { id: batch.json.id as string } },
+    });
     const stopped = await on('firecrawl_cancel_batch', { id: batch.json.id });
     expect(stopped.json).toMatchObject({
       status: 'cancelled',
