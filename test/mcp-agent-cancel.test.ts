@@ -65,6 +65,24 @@ it("cancels the crawl of a firecrawl_crawl call its client cancels over streamab
         if (found) resolve(found[0]);
       });
     });
+    // A browser's client reads the id only when the answer exposes it (the MCP inspector's case).
+    const initialize = await fetch(url, {
+      method: 'POST',
+      headers: {
+        origin: 'http://127.0.0.1:6274',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'inspector', version: '1' } },
+      }),
+    });
+    await initialize.body?.cancel();
+    expect(initialize.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(initialize.headers.get('access-control-expose-headers')).toBe('mcp-session-id');
     const connect = async () => {
       const client = new Client({ name: 'agent', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));

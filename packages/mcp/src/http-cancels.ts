@@ -21,6 +21,8 @@ export class HttpCancels {
     const messages = (Array.isArray(body) ? body : [body]) as Message[];
     if (messages.some((message) => message?.method === 'initialize' && message.id !== undefined)) {
       res.setHeader('mcp-session-id', randomUUID());
+      // A browser's client (the MCP inspector) reads it only when exposed; it sends it back after a preflight.
+      res.setHeader('access-control-expose-headers', 'mcp-session-id');
       return;
     }
     const client = req.headers['mcp-session-id'];
