@@ -3,11 +3,14 @@
  * closes the session); a crawl or batch still running, cancelled by a tool.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { join } from 'node:path';
+
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Crawlkit } from 'crawlkit';
 import { expect, it } from 'vitest';
 
-import { CLI } from './cli-helpers.ts';
+import { CLI, startCli } from './cli-helpers.ts';
 import { useMcpAgent } from './helpers/mcp-agent.ts';
 
 let siteUrl: string;
@@ -46,6 +49,92 @@ it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never lear
     expect(status).toMatchObject({ success: true, status: 'cancelled' });
   } finally {
     await ck.close();
+  }
+}, 60_000);
+
+it("cancels the crawl of a firecrawl_crawl call its client cancels over streamable HTTP, and no other client's", async () => {
+  const store = join(dir, 'over-http');
+  const http = startCli(['mcp', '--http', '--port', '0', '--store', store], { cwd: dir });
+  const connected: Client[] = [];
+  try {
+    const url = await new Promise<string>((resolve) => {
+      let text = '';
+      http.stderr!.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        const found = /http:\/\/\S+\/mcp/.exec(text);
+        if (found) resolve(found[0]);
+      });
+    });
+    // A browser's client reads the id only when the answer exposes it (the MCP inspector's case).
+    const initialize = await fetch(url, {
+      method: 'POST',
+      headers: {
+        origin: 'http://127.0.0.1:6274',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'inspector', version: '1' } },
+      }),
+    });
+    await initialize.body?.cancel();
+    expect(initialize.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(initialize.headers.get('access-control-expose-headers')).toBe('mcp-session-id');
+    const connect = async () => {
+      const client = new Client({ name: 'agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      connected.push(client);
+      return client;
+    };
+    const [a, b] = [await connect(), await connect()];
+    const started = new Promise<string>((resolve) => (crawlStarted = resolve));
+    const aborter = new AbortController();
+    const cancelled = a.callTool(
+      {
+        name: 'firecrawl_crawl',
+        arguments: {
+          url: `${siteUrl}/slow/`,
+          limit: 60,
+          maxConcurrency: 2,
+          sitemap: 'skip',
+          webhook: `${siteUrl}/hook`,
+        },
+      },
+      undefined,
+      { signal: aborter.signal },
+    );
+    const id = await started;
+    // The other client's first call has the same JSON-RPC id as the one cancelled: it must run on.
+    const other = b.callTool({
+      name: 'firecrawl_crawl',
+      arguments: { url: `${siteUrl}/slow/p/3`, limit: 6, maxConcurrency: 2, sitemap: 'skip', maxAge: 0 },
+    }) as Promise<{ isError?: boolean; content: { text: string }[] }>;
+    aborter.abort();
+    await expect(cancelled).rejects.toThrow(/abort/i);
+    const answer = await other;
+    expect(answer.isError).toBeFalsy();
+    expect(JSON.parse(answer.content[0]!.text)).toMatchObject({ success: true, status: 'completed' });
+
+    // Before: the SDK client's cancellation (a POST of its own) reached a fresh stateless server that knew no such
+    // call; the crawl went on to its 60 pages.
+    const ck = new Crawlkit({ storeDir: store, engine: 'http' });
+    try {
+      let status = await ck.getCrawlStatus(id);
+      while (status.success && status.status === 'scraping') {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = await ck.getCrawlStatus(id);
+      }
+      expect(status).toMatchObject({ success: true, status: 'cancelled' });
+    } finally {
+      await ck.close();
+    }
+  } finally {
+    for (const client of connected) await client.close();
+    http.kill('SIGTERM');
+    await http.result;
   }
 }, 60_000);
 
@@ -146,6 +235,12 @@ it('cancels a crawl answered still running, and a batch, by their ids (firecrawl
 
     const urls = Array.from({ length: 40 }, (_, i) => `${siteUrl}/slow/p/${i}`);
     const batch = await on('firecrawl_batch_scrape', { urls, options: { maxAge: 0 } });
+    // Before: only the id and a `crawlkit://` URL no agent can call (firecrawl-mcp 2.x named the status tool).
+    expect(batch.json).toMatchObject({
+      success: true,
+      message: expect.stringContaining('firecrawl_check_batch_status') as string,
+      nextTool: { name: 'firecrawl_check_batch_status', arguments: { id: batch.json.id as string } },
+    });
     const stopped = await on('firecrawl_cancel_batch', { id: batch.json.id });
     expect(stopped.json).toMatchObject({
       status: 'cancelled',

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Admission, ApiKeys, corsVerdict, resolveServerOptions, type ServerOptions } from '@crawlkit/server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
+import { HttpCancels } from './http-cancels.js';
 import { InFlight } from './in-flight.js';
 import { toolServer, type ToolAnswers } from './mcp-server.js';
 import { answersOf, parseFilesOf } from './stdio.js';
@@ -65,6 +66,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   const { crawlkit, queueLimit, creditLimit, readyMinFreeMb } = resolved;
   const admission = new Admission(crawlkit, queueLimit, creditLimit, readyMinFreeMb);
   const inFlight = new InFlight();
+  const cancels = new HttpCancels();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -112,6 +114,8 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       void transport.close();
       void server.close();
     });
+    // A call its client cancels (by a notification in a POST of its own) is closed as a connection closed is.
+    cancels.take(req, res, body, auth.tenant);
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   };

@@ -276,7 +276,16 @@ export function registerTools(
     async (args, { signal }) => {
       const { urls, options } = withoutNulls(args);
       const body = { urls, ...(options ? scrapeOptionsOf(options) : {}) } as BatchScrapeRequestInput;
-      return result(await admission.withRoom(() => ck.batchScrape(body, call(signal))));
+      const started = await admission.withRoom(() => ck.batchScrape(body, call(signal)));
+      if (!started.success) return result(started);
+      // The v2 answer's `url` is no call an agent over MCP makes: the answer names the one that reads the pages.
+      return result({
+        ...started,
+        message:
+          'The batch is running. Call firecrawl_check_batch_status with id for its pages, until its status is ' +
+          'completed, or firecrawl_cancel_batch with id to stop it.',
+        nextTool: { name: 'firecrawl_check_batch_status', arguments: { id: started.id } },
+      });
     },
   );
 
