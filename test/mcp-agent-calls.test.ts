@@ -119,13 +119,19 @@ async function crawlProgress(on: Client): Promise<{ progress: number; total?: nu
   const transport = on.transport!;
   const received = transport.onmessage!;
   const seen: { progress: number; total?: number }[] = [];
+  const messages: string[] = [];
   let answered = false;
   let late = 0;
   transport.onmessage = (message, extra) => {
-    const m = message as { method?: string; params?: { progress: number; total?: number }; result?: unknown };
+    const m = message as {
+      method?: string;
+      params?: { progress: number; total?: number; message?: string };
+      result?: unknown;
+    };
     if (m.method === 'notifications/progress' && m.params) {
       // Told after the answer: too late for any client.
       if (answered) late++;
+      messages.push(m.params.message ?? '');
       seen.push({ progress: m.params.progress, ...(m.params.total === undefined ? {} : { total: m.params.total }) });
     }
     if (m.result !== undefined) answered = true;
@@ -148,6 +154,12 @@ async function crawlProgress(on: Client): Promise<{ progress: number; total?: nu
       { onprogress: () => undefined },
     );
     expect(answer.isError).toBeFalsy();
+    // Each names the crawl, the first before any page (before: `3 of 6 pages`; a client that lost the call, its
+    // server killed, had no id to read the crawl by)
+    const { id } = JSON.parse((answer.content as { text: string }[])[0]!.text) as { id: string };
+    expect(messages[0]).toBe(`crawl ${id} started (firecrawl_check_crawl_status reads it by this id)`);
+    expect(seen[0]).toEqual({ progress: 0 });
+    for (const text of messages) expect(text).toContain(`crawl ${id}`);
   } finally {
     transport.onmessage = received;
   }

@@ -192,13 +192,24 @@ export function registerTools(
       // progress waits for a long crawl instead of cancelling it.
       const token = _meta?.progressToken;
       let told = -1;
-      const tell = async (completed: number, total: number): Promise<void> => {
+      // Each names the crawl: a client whose call is lost (the server killed, the connection gone) still has its id.
+      const tell = async (completed: number, total?: number): Promise<void> => {
         // Progress only goes up (MCP): a count told already is not told again.
         if (token === undefined || completed <= told) return;
         told = completed;
-        const params = { progressToken: token, progress: completed, total, message: `${completed} of ${total} pages` };
+        const message =
+          total === undefined
+            ? `crawl ${started.id} started (firecrawl_check_crawl_status reads it by this id)`
+            : `crawl ${started.id}: ${completed} of ${total} pages`;
+        const params = {
+          progressToken: token,
+          progress: completed,
+          ...(total === undefined ? {} : { total }),
+          message,
+        };
         await sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
       };
+      await tell(0);
       const onProgress = ({ id, completed, total }: { id: string; completed: number; total: number }) => {
         if (id === started.id) void tell(completed, total);
       };
