@@ -4,6 +4,8 @@
  * and --out (which writes pages' files, none here) is refused instead of ignored.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -62,6 +64,46 @@ describe('crawlkit search and its --store', { timeout: 60_000 }, () => {
       expect(answer.code).toBe(2);
       expect(answer.stderr).toContain(`${name} prints its answer. Save it with --json > ${name}.json.`);
       expect(existsSync(out)).toBe(false);
+    }
+  });
+
+  it('takes the options of a search: --exclude-site, --country, --timeout, and --format to scrape each result', async () => {
+    const asked: URLSearchParams[] = [];
+    const searxng = createServer((req, res) => {
+      asked.push(new URL(req.url ?? '/', 'http://x').searchParams);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ results: [{ url: `${site.url}/lighthouse`, title: 'Keepers', content: 'wick' }] }));
+    });
+    await new Promise<void>((resolve) => searxng.listen(0, '127.0.0.1', resolve));
+    try {
+      const provider = `http://127.0.0.1:${(searxng.address() as AddressInfo).port}`;
+      // Before: each was an unknown option (exit 2); these needed --json through serve or the function API (qa49e)
+      const answer = await runCli(
+        [
+          'search',
+          'wick',
+          '--searxng-url',
+          provider,
+          '--exclude-site',
+          'spam.example',
+          '--country',
+          'de',
+          '--timeout',
+          '20000',
+          '--format',
+          'markdown',
+          '--store',
+          join(dir, 'web-store'),
+        ],
+        { cwd: dir },
+      );
+      expect(answer, answer.stderr).toMatchObject({ code: 0 });
+      expect(asked[0]!.get('q')).toBe('wick -site:spam.example');
+      expect(answer.stdout).toContain(`${site.url}/lighthouse`);
+      expect(answer.stdout).toContain('The lighthouse keeper trims the wick at dusk');
+      expect(answer.stderr).toContain('The searxng search provider does not apply `country`');
+    } finally {
+      await new Promise((resolve) => searxng.close(resolve));
     }
   });
 });

@@ -48,8 +48,19 @@ export function addSearchFlags(command: Command): Command {
     command
       .option('--limit <n>', 'results at most (default 5, at most 100)')
       .option('--site <domain>', 'only pages of this domain and its subdomains; repeatable', repeat)
-      .option('--tbs <filter>', 'time filter: qdr:h, qdr:d, qdr:w, qdr:m, qdr:y')
+      .option('--exclude-site <domain>', 'no pages of this domain and its subdomains; repeatable', repeat)
+      .option(
+        '--tbs <filter>',
+        'time filter: qdr:h, qdr:d, qdr:w, qdr:m, qdr:y, or cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY',
+      )
       .option('--source <source>', 'web, news, images or local (the stored pages); repeatable', repeat)
+      .option('--location <place>', "where to search from, for the web provider (e.g. 'Germany')")
+      .option('--country <code>', 'country of the web results, for the web provider (ISO code, e.g. de)')
+      .option('--timeout <ms>', 'give up after this long, scrapes of the results included (default 60000)')
+      .option(
+        '-f, --format <list>',
+        'scrape each result into these formats, comma-separated (markdown, html, links, summary...); printed under it',
+      )
       .option('--config <file>', `settings file of serve, for its searchProvider (default ./${CONFIG_FILE})`),
   );
 }
