@@ -12,6 +12,7 @@ import { expect, it } from 'vitest';
 
 import { startCli } from './cli-helpers.ts';
 import { PAGES, useMcpAgent } from './helpers/mcp-agent.ts';
+import { mcpUrlOf } from './helpers/mcp-http.ts';
 
 let siteUrl: string;
 let client: Client;
@@ -171,14 +172,7 @@ it("tells a firecrawl_crawl call's progress, page by page, over stdio and stream
   // A store of its own: its start is not the stdio server's crawl's contention for the store.
   const http = startCli(['mcp', '--http', '--port', '0', '--store', join(dir, 'over-http')], { cwd: dir });
   try {
-    const url = await new Promise<string>((resolve) => {
-      let text = '';
-      http.stderr!.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-        const found = /http:\/\/\S+\/mcp/.exec(text);
-        if (found) resolve(found[0]);
-      });
-    });
+    const url = await mcpUrlOf(http);
     const overHttp = new Client({ name: 'agent', version: '1.0.0' });
     await overHttp.connect(new StreamableHTTPClientTransport(new URL(url)));
     // Before: none on either (a host that resets its timeout on progress cancelled a crawl longer than its timeout).

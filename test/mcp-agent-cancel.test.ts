@@ -12,6 +12,7 @@ import { expect, it } from 'vitest';
 
 import { CLI, startCli } from './cli-helpers.ts';
 import { useMcpAgent } from './helpers/mcp-agent.ts';
+import { mcpUrlOf } from './helpers/mcp-http.ts';
 
 let siteUrl: string;
 let client: Client;
@@ -22,6 +23,16 @@ const { dir } = useMcpAgent({
   crawlStarted: (id) => crawlStarted(id),
   stderr: () => undefined,
 });
+
+/** The crawl `id` of the store in `storeDir` once it has ended, read by another engine on the same store. */
+async function endOf(storeDir: string, id: string) {
+  const ck = new Crawlkit({ storeDir, engine: 'http' });
+  try {
+    return await ck.waitForJob(id, { documents: false, signal: AbortSignal.timeout(30_000) });
+  } finally {
+    await ck.close();
+  }
+}
 
 it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never learnt the id)', async () => {
   const started = new Promise<string>((resolve) => (crawlStarted = resolve));
@@ -39,17 +50,7 @@ it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never lear
   await expect(answer).rejects.toThrow(/abort/i);
 
   // Another engine on the same store reads the crawl: before, it went on to its 60 pages (completed, 6 s).
-  const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
-  try {
-    let status = await ck.getCrawlStatus(id);
-    while (status.success && status.status === 'scraping') {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      status = await ck.getCrawlStatus(id);
-    }
-    expect(status).toMatchObject({ success: true, status: 'cancelled' });
-  } finally {
-    await ck.close();
-  }
+  expect(await endOf(dir, id)).toMatchObject({ success: true, status: 'cancelled' });
 }, 60_000);
 
 it("cancels the crawl of a firecrawl_crawl call its client cancels over streamable HTTP, and no other client's", async () => {
@@ -57,14 +58,7 @@ it("cancels the crawl of a firecrawl_crawl call its client cancels over streamab
   const http = startCli(['mcp', '--http', '--port', '0', '--store', store], { cwd: dir });
   const connected: Client[] = [];
   try {
-    const url = await new Promise<string>((resolve) => {
-      let text = '';
-      http.stderr!.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-        const found = /http:\/\/\S+\/mcp/.exec(text);
-        if (found) resolve(found[0]);
-      });
-    });
+    const url = await mcpUrlOf(http);
     // A browser's client reads the id only when the answer exposes it (the MCP inspector's case).
     const initialize = await fetch(url, {
       method: 'POST',
@@ -120,17 +114,7 @@ it("cancels the crawl of a firecrawl_crawl call its client cancels over streamab
 
     // Before: the SDK client's cancellation (a POST of its own) reached a fresh stateless server that knew no such
     // call; the crawl went on to its 60 pages.
-    const ck = new Crawlkit({ storeDir: store, engine: 'http' });
-    try {
-      let status = await ck.getCrawlStatus(id);
-      while (status.success && status.status === 'scraping') {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        status = await ck.getCrawlStatus(id);
-      }
-      expect(status).toMatchObject({ success: true, status: 'cancelled' });
-    } finally {
-      await ck.close();
-    }
+    expect(await endOf(store, id)).toMatchObject({ success: true, status: 'cancelled' });
   } finally {
     for (const client of connected) await client.close();
     http.kill('SIGTERM');
