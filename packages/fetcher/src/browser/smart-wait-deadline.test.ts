@@ -1,6 +1,7 @@
 /**
  * The smart wait ends when its time does, whatever the page: a question to a page busy in a script is not waited for
- * past the wait's end (the capture after it has only the time the wait left).
+ * past the wait's end (the capture after it has only the time the wait left), and one it had no time to answer is not
+ * taken as an answer.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,17 @@ const BUSY = `<!doctype html><title>Busy</title><p>Working</p><script>
   setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end); fetch('/done'); }, 200);
 </script>`;
 
+// Shows only "Loading…" and answers the wait's question of its last change at once, but goes busy for 3 s right after
+// it, so the next question (is it still a placeholder?) is answered too late: what a page, or a loaded Chromium, does
+// to the last question of a wait whose time is nearly out.
+const LATE = `<!doctype html><title>App</title><div id="root"><p>Loading…</p></div><script>
+  let last = window.__crawlkitLastMutation;
+  Object.defineProperty(window, '__crawlkitLastMutation', {
+    get() { setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end); }, 0); return last; },
+    set(v) { last = v; },
+  });
+</script>`;
+
 let server: Server;
 let base: string;
 let done = false;
@@ -23,7 +35,7 @@ const browser = useBrowserContext();
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/done') done = true;
-    res.writeHead(200, { 'content-type': 'text/html' }).end(BUSY);
+    res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/late' ? LATE : BUSY);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -44,5 +56,19 @@ it('ends with its time when the page is too busy to answer', async () => {
   // said the page had settled then, its budget long spent.
   expect(settled).toBe(false);
   expect(done).toBe(false);
+  await page.close();
+}, 20_000);
+
+it('does not take a placeholder question it had no time to answer as an answer', async () => {
+  const page = await browser.context.newPage();
+  await page.evaluateOnNewDocument(MUTATION_OBSERVER_SCRIPT);
+  const network = new NetworkMonitor(page);
+  await page.goto(`${base}/late`, { waitUntil: 'domcontentloaded' });
+  const started = performance.now();
+  const settled = await smartWait(page, network, 1_500);
+  // Before: true, the page said to have settled with "Loading…" shown (a fresh-clone CI run captured a page that
+  // never leaves its placeholder without the warning that it was still loading).
+  expect(settled).toBe(false);
+  expect(performance.now() - started).toBeLessThan(2_500);
   await page.close();
 }, 20_000);

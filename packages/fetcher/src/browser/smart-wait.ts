@@ -102,9 +102,11 @@ const PLACEHOLDER_MAX_ELEMENTS = 3_000;
 /**
  * Whether the page, quiet, still shows only a loading placeholder (`showsLoadingPlaceholder`): an app that renders
  * its content on a timer, or after a request it made before the network went quiet, shows "Loading…" until then.
- * Asked within `budgetMs`; a page that does not answer in time is taken as not showing one.
+ * Asked within `budgetMs`: a page that does not answer in time is `undefined`, not known to have settled (taken as
+ * showing none, a page busy as the wait ran out was said to have settled with its placeholder still up); one whose
+ * question fails (a navigation replaced its document) is taken as showing none.
  */
-async function stillPlaceholder(page: Page, budgetMs: number): Promise<boolean> {
+async function stillPlaceholder(page: Page, budgetMs: number): Promise<boolean | undefined> {
   const html = page
     .evaluate(
       `document.getElementsByTagName('*').length > ${PLACEHOLDER_MAX_ELEMENTS} ? null : document.documentElement.outerHTML`,
@@ -113,8 +115,8 @@ async function stillPlaceholder(page: Page, budgetMs: number): Promise<boolean> 
       (v) => (typeof v === 'string' ? v : null),
       () => null,
     );
-  const shown = await withinBudget(html, budgetMs, () => null);
-  return shown !== null && showsLoadingPlaceholder(shown);
+  const shown = await withinBudget(html, budgetMs, () => undefined);
+  return shown === undefined ? undefined : shown !== null && showsLoadingPlaceholder(shown);
 }
 
 /**
@@ -147,7 +149,7 @@ export async function smartWait(
         () => Number.POSITIVE_INFINITY,
       );
       const sinceMutation = await withinBudget(asked, left(), () => Number.NaN);
-      if (sinceMutation >= domIdleMs && !(await stillPlaceholder(page, left()))) return true;
+      if (sinceMutation >= domIdleMs && (await stillPlaceholder(page, left())) === false) return true;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(pollMs, left()))));
   }
