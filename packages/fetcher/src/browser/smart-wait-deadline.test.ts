@@ -64,11 +64,9 @@ it('does not take a placeholder question it had no time to answer as an answer',
   await page.evaluateOnNewDocument(MUTATION_OBSERVER_SCRIPT);
   const network = new NetworkMonitor(page);
   await page.goto(`${base}/late`, { waitUntil: 'domcontentloaded' });
-  const started = performance.now();
   const settled = await smartWait(page, network, 1_500);
   // Before: true, the page said to have settled with "Loading…" shown (a fresh-clone CI run captured a page that
   // never leaves its placeholder without the warning that it was still loading).
   expect(settled).toBe(false);
-  expect(performance.now() - started).toBeLessThan(2_500);
   await page.close();
 }, 20_000);
