@@ -14,7 +14,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runWorker } from '../packages/crawlkit/src/cli/worker.ts';
-import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { startFixtureServer, type FixtureServer, type RouteHandler } from '../fixtures/server.ts';
 import { runCli } from './cli-helpers.ts';
 import { treeSite } from './distributed/tree-site.ts';
 import { until } from './helpers-batch.ts';
@@ -22,11 +22,28 @@ import { ownRedisServer, stopOwnRedisServer, type RedisServer } from './setup/re
 
 const server: RedisServer | undefined = await ownRedisServer();
 const site = treeSite(40, { latencyMs: 150 });
+/** Pages served before Redis is paused: the rest wait for the pause, so the crawl cannot end before it. */
+const BEFORE_PAUSE = 6;
+let served = 0;
+let releasePages!: () => void;
+const pausedRedis = new Promise<void>((resolve) => (releasePages = resolve));
+const pageRoute = Object.values(site.routes)[0]!;
 let fixture: FixtureServer;
 let dir: string;
 
 beforeAll(async () => {
-  fixture = await startFixtureServer({ routes: site.routes });
+  // A fresh-clone CI pair saw the workers crawl all 40 pages, and the command print them, before the pause: nothing
+  // met the outage. The pages after the first few are now held until Redis is paused.
+  const routes = Object.fromEntries(
+    Object.keys(site.routes).map((path): [string, RouteHandler] => [
+      path,
+      async (req, res, ctx) => {
+        if (++served > BEFORE_PAUSE) await pausedRedis;
+        await pageRoute(req, res, ctx);
+      },
+    ]),
+  );
+  fixture = await startFixtureServer({ routes });
   dir = mkdtempSync(join(tmpdir(), 'ck-follow-outage-'));
 });
 afterAll(async () => {
@@ -70,6 +87,7 @@ describe.skipIf(!server)('crawl --redis while Redis does not answer', () => {
       // Nothing answers while paused: the follower's next read waits out its command timeout (5 s) and fails.
       process.kill(server!.pid, 'SIGSTOP');
       paused = true;
+      releasePages();
       await new Promise((resolve) => setTimeout(resolve, 12_000));
       process.kill(server!.pid, 'SIGCONT');
       paused = false;
@@ -85,6 +103,7 @@ describe.skipIf(!server)('crawl --redis while Redis does not answer', () => {
       expect(new Set(pages).size).toBe(40);
       expect(result.stderr).toMatch(/completed: 40 pages/);
     } finally {
+      releasePages();
       if (paused) process.kill(server!.pid, 'SIGCONT');
       stopWorker.abort();
       await worker;
