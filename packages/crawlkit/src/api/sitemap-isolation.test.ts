@@ -14,8 +14,27 @@ import { Crawlkit } from '../crawlkit.js';
 import type { CallStart } from '../extraction/pool.js';
 
 const PRODUCTS = 200_000;
-/** The longest the event loop may be held by this thread's work (CPU time) while a sitemap is read. */
-const STALL_BOUND_MS = 200;
+/**
+ * The longest the event loop may be held by this thread's work (CPU time) while a sitemap is read, past what taking
+ * in the worker's answer costs (`takeInMs`). Read on this thread, the sitemap holds it 520–570 ms here.
+ */
+const STALL_BOUND_MS = 150;
+
+/**
+ * This thread's CPU time to take in 100,000 sitemap entries from a worker (a structured clone of them, measured in
+ * this run): a stretch no slicing removes, 50–130 ms on this machine alone and several times that beside a CI pair,
+ * where a fixed bound of 200 ms failed at 217. Measured beside the work, it grows with the load as the work does.
+ */
+function takeInMs(): number {
+  const entries = Array.from({ length: 100_000 }, (_, i) => ({
+    loc: `http://127.0.0.1:4000/products/category-${i % 97}/item-${i}-stainless-steel-kitchen-utensil-set`,
+    lastmod: '2026-11-05',
+  }));
+  const before = process.threadCpuUsage();
+  structuredClone(entries);
+  const used = process.threadCpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
 
 /** A shop's product sitemap as generators write it: one `<url>` per product with lastmod, changefreq, priority. */
 function productSitemap(base: string): Buffer {
@@ -112,7 +131,7 @@ describe('sitemaps in worker threads', () => {
     if (!response.success) throw new Error(JSON.stringify(response));
     // Read on the main thread (workers.size 0), the sitemap holds the loop for 520–570 ms of CPU on this 2-core
     // machine; read in a worker and listed in slices, the longest stretch is 10–35 ms.
-    expect(outcome.stallMs).toBeLessThan(STALL_BOUND_MS);
+    expect(outcome.stallMs).toBeLessThan(STALL_BOUND_MS + takeInMs());
     // The index (plain, under INLINE_SITEMAP_BYTES) is read in place; the gzipped sitemap in a worker.
     const reads = starts.filter((s) => s.kind === 'sitemap');
     expect(reads.map((s) => s.url)).toEqual([`${server.url}/sitemap-products-1.xml.gz`]);
@@ -132,7 +151,7 @@ describe('sitemaps in worker threads', () => {
     expect(job.status).toBe('completed');
     expect(job.data).toHaveLength(10);
     expect(job.data[0]!.markdown).toContain('Stainless steel kitchen utensil set');
-    // On the main thread: 520–570 ms of CPU in one stretch. In a worker: 10–35 ms (the URLs' copy, a collection).
-    expect(outcome.stallMs).toBeLessThan(STALL_BOUND_MS);
+    // On the main thread: 520–570 ms of CPU in one stretch. In a worker: 20–60 ms (the URLs' copy, a collection).
+    expect(outcome.stallMs).toBeLessThan(STALL_BOUND_MS + takeInMs());
   });
 });
