@@ -71,6 +71,15 @@ describe('PDF', () => {
     expect(unhandled).toEqual([]);
   });
 
+  it('says a truncated PDF is damaged and what to do', async () => {
+    const whole = makePdf('Cut', [['first page'], ['second page']]);
+    const cut = whole.subarray(0, Math.floor(whole.length / 3));
+    await expect(extractPdf(cut)).rejects.toMatchObject({
+      code: 'SCRAPE_PDF_PARSE_ERROR',
+      message: expect.stringMatching(/structure is invalid .*truncated .*fetch it again, or open and save it again/),
+    });
+  });
+
   it('fails with a typed error on a corrupt PDF', async () => {
     await expect(extractPdf(new TextEncoder().encode('%PDF-1.4 garbage'))).rejects.toMatchObject({
       code: 'SCRAPE_PDF_PARSE_ERROR',

@@ -330,6 +330,16 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
         { cause: error },
       );
     }
+    // pdf.js's "Invalid PDF structure" names neither the likely cause (a cut download) nor what to do.
+    if ((error as Error).name === 'InvalidPDFException') {
+      throw new ExtractorError(
+        'SCRAPE_PDF_PARSE_ERROR',
+        `The PDF could not be parsed: its structure is invalid (${(error as Error).message}), as in a file that is ` +
+          `truncated (an interrupted download or upload of its ${kib(data.length)}) or not a PDF: fetch it again, ` +
+          'or open and save it again in a PDF tool.',
+        { cause: error },
+      );
+    }
     throw new ExtractorError('SCRAPE_PDF_PARSE_ERROR', `The PDF could not be parsed: ${(error as Error).message}`, {
       cause: error,
     });
