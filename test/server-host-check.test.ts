@@ -38,7 +38,9 @@ function getWithHost(
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }),
+        );
       },
     );
     req.on('error', reject);
@@ -49,7 +51,11 @@ function getWithHost(
 describe('a keyless server and the Host header', () => {
   it('refuses a rebound name before anything runs, saying what to use instead', async () => {
     const port = new URL(keyless.server.url).port;
-    for (const host of [`attacker.example:${port}`, `127.0.0.1.attacker.example:${port}`, 'localhost.attacker.example']) {
+    for (const host of [
+      `attacker.example:${port}`,
+      `127.0.0.1.attacker.example:${port}`,
+      'localhost.attacker.example',
+    ]) {
       const answer = await getWithHost(keyless.server.url, '/v2/crawl/active', host);
       expect(answer.status, host).toBe(403);
       expect(answer.body).toMatchObject({ success: false, code: 'ORIGIN_NOT_ALLOWED' });
@@ -60,14 +66,25 @@ describe('a keyless server and the Host header', () => {
 
   it('answers loopback names and the public URL host', async () => {
     const port = new URL(keyless.server.url).port;
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`, 'crawl.internal.example']) {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LOCALHOST:${port}`,
+      `[::1]:${port}`,
+      'crawl.internal.example',
+    ]) {
       const answer = await getWithHost(keyless.server.url, '/v2/crawl/active', host);
       expect(answer.status, host).toBe(200);
     }
   });
 
   it('answers any name on a server with keys (a rebinding page has no key)', async () => {
-    const answer = await getWithHost(keyed.server.url, '/v2/crawl/active', 'attacker.example', 'fc-host-check-0123456789');
+    const answer = await getWithHost(
+      keyed.server.url,
+      '/v2/crawl/active',
+      'attacker.example',
+      'fc-host-check-0123456789',
+    );
     expect(answer.status).toBe(200);
   });
 });
