@@ -10,6 +10,7 @@ import { Admission } from './admission.js';
 import { ApiKeys } from './auth.js';
 import { describeBodyError, registerBodyParsing } from './body.js';
 import { registerCors } from './cors.js';
+import { registerHostCheck } from './host-check.js';
 import { clientErrorHandler, frameworkErrorAnswer, headerTimeouts, MAX_PARAM_LENGTH } from './framework-errors.js';
 import { HEALTH_PATHS, registerHealthRoutes } from './health-routes.js';
 import { addressing } from './public-url.js';
@@ -91,6 +92,8 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   registerBodyParsing(app, options.bodyTimeoutMs);
   // CORS before auth: browsers send preflights without a key.
   registerCors(app, options.cors);
+  // Keyless (loopback only): a web page rebinding its name to 127.0.0.1 is refused by its Host.
+  if (options.apiKeys.length === 0) registerHostCheck(app, options.publicUrl);
 
   app.addHook('onRequest', async (request, reply) => {
     // A WebSocket is accepted first, then refused with close code 3000 as upstream does (reference §13.10).

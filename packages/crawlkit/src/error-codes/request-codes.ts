@@ -53,7 +53,7 @@ export const REQUEST_CODES = {
   ),
   ORIGIN_NOT_ALLOWED: info(
     403,
-    "A browser request came from a web origin the server's `cors` setting does not allow (HTTP server only).",
+    "A browser request came from a web origin the server's `cors` setting does not allow, or named a host other than loopback (`Host`) on a server without keys (HTTP server only).",
     'Start the server with `--cors <origin>` (or `cors: [origin]`) for that site; clients outside browsers send no origin.',
   ),
   ROUTE_NOT_FOUND: info(
