@@ -14,15 +14,14 @@ function hostOf(header: string | undefined): string | undefined {
 }
 
 /**
- * Whether a keyless server answers a request naming `header` as its `Host`: a loopback name or address, or the host
- * of `publicUrl`. Anything else is a web page that rebound its own name to 127.0.0.1 (DNS rebinding): the browser
+ * Whether a keyless server answers a request naming `header` as its `Host`: a loopback name or address, or `publicHost`
+ * (the host of `publicUrl`). Anything else is a web page that rebound its own name to 127.0.0.1 (DNS rebinding): the browser
  * sends no `Origin` with a same-origin GET, so without this a page the operator visits could list and read the jobs.
  */
-export function hostAllowed(header: string | undefined, publicUrl: string | undefined): boolean {
+export function hostAllowed(header: string | undefined, publicHost: string | undefined): boolean {
   const host = hostOf(header);
   if (host === undefined) return false;
-  if (isLoopbackHost(host)) return true;
-  return publicUrl !== undefined && new URL(publicUrl).hostname.toLowerCase() === host;
+  return isLoopbackHost(host) || host === publicHost;
 }
 
 /**
@@ -30,9 +29,10 @@ export function hostAllowed(header: string | undefined, publicUrl: string | unde
  * loopback name or the `publicUrl`'s host, before anything runs. With keys a rebinding page has no key to send.
  */
 export function registerHostCheck(app: FastifyInstance, publicUrl: string | undefined): void {
+  const publicHost = publicUrl === undefined ? undefined : new URL(publicUrl).hostname.toLowerCase();
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.host;
-    if (hostAllowed(header, publicUrl)) return;
+    if (hostAllowed(header, publicHost)) return;
     return send(
       reply,
       v2Error(
