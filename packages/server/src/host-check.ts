@@ -14,9 +14,10 @@ function hostOf(header: string | undefined): string | undefined {
 }
 
 /**
- * Whether a keyless server answers a request naming `header` as its `Host`: a loopback name or address, or `publicHost`
- * (the host of `publicUrl`). Anything else is a web page that rebound its own name to 127.0.0.1 (DNS rebinding): the browser
- * sends no `Origin` with a same-origin GET, so without this a page the operator visits could list and read the jobs.
+ * Whether a keyless server answers a request naming `header` as its `Host`: a loopback name or address, or
+ * `publicHost` (the host of `publicUrl`). Anything else is a web page that rebound its own name to 127.0.0.1 (DNS
+ * rebinding): the browser sends no `Origin` with a same-origin GET, so without this a page the operator visits could
+ * list and read the jobs.
  */
 export function hostAllowed(header: string | undefined, publicHost: string | undefined): boolean {
   const host = hostOf(header);
