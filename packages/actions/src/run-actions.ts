@@ -81,7 +81,8 @@ export async function runActions(
       const times = { remainingMs: remaining(), leftAtStart };
       const failure = failureOf(error, index, action, selector, budget, times, options.signal);
       if (failure.code === 'ABORTED') throw failure;
-      throw await withEvidence(page, await withFrameHint(page, failure, captureMs), results, output, captureMs);
+      const told = withNoMatchHint(await withFrameHint(page, failure, captureMs), options.noMatchHint);
+      throw await withEvidence(page, told, results, output, captureMs);
     }
   };
   // The load left the actions no time: the first is out of time as it starts. The popup watch below is not opened
@@ -165,6 +166,17 @@ async function withFrameHint(page: Page, failure: ActionError, captureMs: number
   const hint = await withinBudget(found, captureMs, timeRanOut).catch(() => undefined);
   if (hint === undefined || hint.message === WAIT_NO_MATCH) return failure;
   return actionFailed(index!, type, selector, hint.message, failure.cause);
+}
+
+/** What a selector's error says when nothing on the page (nor in its frames) matches it. */
+const NO_MATCH_REASONS = [`failed: ${new NoMatchError().message}`, `failed: ${WAIT_NO_MATCH}`];
+
+/** A selector's no-match (not one naming the iframe it matches in) with the caller's `noMatchHint`. */
+function withNoMatchHint(failure: ActionError, hint: string | undefined): ActionError {
+  const { code, index, type, selector, message } = failure;
+  const noMatch = selector !== undefined && NO_MATCH_REASONS.some((reason) => message.includes(reason));
+  if (hint === undefined || !noMatch) return failure;
+  return new ActionError(code, `${message}. ${hint}`, { index: index!, type: type!, selector, cause: failure.cause });
 }
 
 /**

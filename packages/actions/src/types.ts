@@ -180,6 +180,12 @@ export interface RunActionsOptions {
    * @default undefined
    */
   outputDir?: string;
+  /**
+   * A sentence added to the error of a selector that matches nothing on the page: what the caller did to the page
+   * before the actions that may explain it (the fetcher's: `blockAds` dismissed a cookie-consent prompt).
+   * @default undefined (nothing added)
+   */
+  noMatchHint?: string;
   /** Receives a note for each capture that was cut (a full-page screenshot of a very tall page). */
   warnings?: string[];
   /**

@@ -11,7 +11,7 @@ import { loadAdBlocker, type AdBlocker } from './adblock.js';
 import type { BrowserSlotWait } from '../page.js';
 import { LoadTimer } from './load-timer.js';
 import type { BrowserLease, BrowserPool, IsolatedPage } from './browser-pool.js';
-import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
+import { consentNoMatchHint, dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
 import type { BrowserError } from './errors.js';
 import {
@@ -273,8 +273,7 @@ export class BrowserEngine {
       if (mainResponse && isDownload(mainResponse)) throw downloadError(request.url, mainResponse);
       if (signal.aborted) throw signal.reason;
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
-      // The document came and is shown, but DOMContentLoaded waits on a script that never arrives (a deferred tag
-      // from a host that does not answer): it is captured as it is, not lost, and said to be still loading.
+      // Shown, but DOMContentLoaded waits on a script that never comes: captured as it is, said to be still loading.
       if (timedOut && !(mainResponse && committed(page))) {
         const last = gate.lastMainFrameUrl ?? request.url;
         throw (
@@ -323,6 +322,7 @@ export class BrowserEngine {
         loadUnfinished: domNeverLoaded,
         // The page's picture on a failure comes out of the capture's reserve, leaving room for the error to return.
         failureCaptureMs: request.actionFailureScreenshot === false ? 0 : reserveMs / 2,
+        noMatchHint: consentNoMatchHint(consent),
         maxScrapeChars: this.#settings.maxContentChars,
         signal,
         ...output,

@@ -19,6 +19,22 @@ export interface ConsentOutcome {
   removed: number;
 }
 
+/**
+ * What a selector that matches nothing after the consent step adds to its action's error: the prompt the step
+ * dismissed may have held the element. Undefined when the step did nothing.
+ */
+export function consentNoMatchHint(outcome: ConsentOutcome | undefined): string | undefined {
+  if (!outcome || (!outcome.optedOut && outcome.removed === 0)) return undefined;
+  const done: string[] = [];
+  if (outcome.optedOut) done.push(`answered the page's cookie-consent prompt${outcome.cmp ? ` (${outcome.cmp})` : ''}`);
+  if (outcome.removed === 1) done.push('removed a cookie-consent overlay');
+  else if (outcome.removed > 1) done.push(`removed ${outcome.removed} cookie-consent overlays`);
+  return (
+    `blockAds (on by default) ${done.join(' and ')} before the actions ran: to act on the prompt yourself, set ` +
+    'blockAds: false.'
+  );
+}
+
 interface AutoconsentAssets {
   script: string;
   rules: unknown;

@@ -207,6 +207,23 @@ describe('blockAds', () => {
     expect(result.text).not.toContain('id="ad-frame"');
   });
 
+  it("says so when an action's selector is on the consent prompt it dismissed; blockAds: false keeps it", async () => {
+    const accept = { type: 'click', selector: '#onetrust-accept-btn-handler' } as const;
+    const refused = fixture.fetcher.fetch({ url: url('/js/consent.html'), engine: 'browser', actions: [accept] });
+    await expect(refused).rejects.toMatchObject({ code: 'SCRAPE_ACTION_ERROR' });
+    // Before: "action 0 (click ...) failed: no element matches the selector", and nothing about why.
+    await expect(refused).rejects.toThrow(
+      /no element matches the selector\. blockAds \(on by default\) answered the page's cookie-consent prompt .*set blockAds: false/,
+    );
+    const kept = await fixture.fetcher.fetch({
+      url: url('/js/consent.html'),
+      engine: 'browser',
+      blockAds: false,
+      actions: [accept],
+    });
+    expect(kept.text).toContain('data-consent="accepted"');
+  });
+
   it('leaves both in place with blockAds: false', async () => {
     const before = requestsTo('/js/ad-banner.html', 'ad.doubleclick.net');
     const result = await fixture.fetcher.fetch({ url: url('/js/consent.html'), engine: 'browser', blockAds: false });
