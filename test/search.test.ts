@@ -1,8 +1,8 @@
 /**
  * Search over a real local docs site crawled into a SQLite store: a phrase of a page's body finds it, the page about
  * the words ranks first, domain and time filters hold, `scrapeOptions` returns documents from the page cache, bad
- * queries get a clear error or are read as words (never an SQL error), and the official SDK's `search()` reads the
- * answer of `crawlkit serve`.
+ * queries get a clear error or are read as words (never an SQL error), and the official SDK's `search()` (v2 and
+ * v1) reads the answer of `crawlkit serve`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -193,5 +193,20 @@ describe("the official SDK's search() against crawlkit serve", () => {
     expect(paths(answer.web as { url: string }[])[0]).toBe('/guide/scheduling.html');
     const withDocs = await firecrawl.search('HARBOR_LOG', { limit: 1, scrapeOptions: { formats: ['markdown'] } });
     expect((withDocs.web?.[0] as { markdown?: string }).markdown).toContain('structured logs');
+  });
+
+  it("answers the v1 SDK's search (POST /v1/search): one list of results, documents for the formats asked", async () => {
+    const { v1 } = new Firecrawl({ apiKey: 'fc-any', apiUrl: server.url });
+    // Before: 404 ENDPOINT_NOT_SUPPORTED "v1 search (crawlkit answers POST /v2/search)".
+    const answer = await v1.search('cron expressions time zone', { limit: 3 });
+    expect(answer.success).toBe(true);
+    expect(paths(answer.data)[0]).toBe('/guide/scheduling.html');
+    expect(answer.data[0]!.title).toBeTruthy();
+    // The SDK sends `scrapeOptions: { formats: [] }`: results alone, nothing scraped.
+    expect(answer.data.every((d) => d.markdown === undefined)).toBe(true);
+    expect(answer.warning).toBeUndefined();
+    const withDocs = await v1.search('HARBOR_LOG', { limit: 1, lang: 'de', scrapeOptions: { formats: ['markdown'] } });
+    expect(withDocs.data[0]!.markdown).toContain('structured logs');
+    expect(withDocs.warning).toContain('`lang` (v1) has no v2 equivalent and was not used (got "de")');
   });
 });

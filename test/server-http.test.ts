@@ -193,7 +193,7 @@ describe('bodies and routes', () => {
     for (const [method, path, name] of [
       ['POST', '/v2/search/developer', 'developer search'],
       ['POST', '/v2/search/other', 'search sub-endpoints'],
-      ['POST', '/v1/search', 'v1 search (crawlkit answers POST /v2/search)'],
+      ['POST', '/v1/search/developer', 'developer search'],
       ['POST', '/v2/extract', 'extract'],
       ['GET', '/v2/extract/0191f0a4-0000-7000-8000-000000000000', 'extract'],
       ['POST', '/v2/agent', 'agent'],

@@ -207,7 +207,7 @@ const TEAM_OFFERED = new Set(['credit-usage', 'token-usage', 'queue-status']);
 const OFFERED =
   'crawlkit serves scrape, parse, crawl, batch scrape, map, search, monitors, team credit and token usage, queue ' +
   'status and concurrency check ' +
-  '(v2, and v1 scrape, crawl, batch scrape and map)';
+  '(v2, and v1 scrape, crawl, batch scrape, map and search)';
 
 /** The name of a Firecrawl endpoint crawlkit does not offer, from its path segments (`v1`/`v2` first). */
 function notOfferedName(segments: string[]): string | undefined {
@@ -215,9 +215,8 @@ function notOfferedName(segments: string[]): string | undefined {
   if (first === 'search' && second === 'developer') return 'developer search';
   if (first === 'search' && second === 'research') return 'research paper search';
   if (first === 'search' && segments[3] === 'feedback') return 'search feedback';
-  // POST /v2/search is served (search-route.ts); other search paths are not.
+  // POST /v2/search and /v1/search are served (search-route.ts, v1-routes.ts); other search paths are not.
   if (first === 'search' && segments.length > 2) return 'search sub-endpoints';
-  if (first === 'search' && version === 'v1') return 'v1 search (crawlkit answers POST /v2/search)';
   const named = NOT_OFFERED[first];
   if (named) return named;
   if (first === 'team') {

@@ -5,6 +5,7 @@ import type {
   JobStatusResponse,
   MapRequestInput,
   ScrapeRequestInput,
+  SearchRequestInput,
 } from 'crawlkit';
 import type { FastifyInstance } from 'fastify';
 
@@ -25,6 +26,7 @@ import {
   jobDocumentToV1,
   mapToV2,
   scrapeToV2,
+  searchToV2,
 } from './v1-translate.js';
 
 type Body = Record<string, unknown>;
@@ -45,8 +47,8 @@ function statusToV1(status: JobStatusResponse): Body {
 
 /**
  * The v1 routes integrations still call (scrape, crawl and its status, cancel, errors and active list, map, batch
- * scrape), each translated to the v2 call and its answer back (`v1-translate.ts`). A body that is not an object goes
- * through unchanged, so the v2 validation answers it.
+ * scrape, search), each translated to the v2 call and its answer back (`v1-translate.ts`). A body that is not an
+ * object goes through unchanged, so the v2 validation answers it.
  */
 export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void {
   const { crawlkit: ck, admission } = ctx;
@@ -67,6 +69,20 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void 
     const answer = await admission.queued(() => ck.map(body, call), call.tenant);
     if (!answer.success) return send(reply, answer);
     return send(reply, { success: true, links: answer.links.map((link) => link.url) });
+  });
+
+  app.post('/v1/search', async (request, reply) => {
+    const raw = request.body;
+    const { body, scrape, warnings } = searchToV2(bodyOf(raw));
+    const call = ctx.call(request, reply);
+    const search = (bodyOf(raw) === raw ? body : raw) as SearchRequestInput;
+    const answer = await admission.queued(() => ck.search(search, call), call.tenant);
+    if (!answer.success) return send(reply, answer);
+    // v1 has one list of results: v2's web results, with each scraped document in v1's form.
+    const v1Scrape = { extract: scrape?.extract ?? false, json: scrape?.json ?? false, warnings: [] };
+    const data = (answer.data.web ?? []).map((result) => documentToV1(result as Document, v1Scrape));
+    const warning = [answer.warning, ...warnings].filter(Boolean).join(' ');
+    return send(reply, { success: true, data, ...(warning ? { warning } : {}), creditsUsed: answer.creditsUsed });
   });
 
   app.post('/v1/crawl', async (request, reply) => {

@@ -3,7 +3,8 @@
  * routes are in `v1-routes.ts`). v1's differences: formats are strings (`screenshot@fullPage`, `extract` and `json`
  * with their options beside them in `extract`/`jsonOptions`, `changeTrackingOptions`), `parsePDF`, `geolocation`,
  * `maxAge` 0 by default (no cache), crawl's `ignoreSitemap`, `allowBackwardLinks` and path `maxDepth`, map's
- * `ignoreSitemap` (true by default) and `sitemapOnly`, and map links as plain strings.
+ * `ignoreSitemap` (true by default) and `sitemapOnly`, map links as plain strings, and search's `lang` and its
+ * results as one list (v2's `web`).
  */
 import type { Document } from 'crawlkit';
 import { isObject } from '@crawlkit/options';
@@ -169,6 +170,25 @@ export function batchToV2(v1: Body): { body: Body; scrape: V1Scrape } {
     if (value !== undefined) body[key] = value;
   }
   return { body, scrape };
+}
+
+/** A v1 search body as a v2 one, and the v1 scrape (formats) its results' documents answer, when it scrapes. */
+export function searchToV2(v1: Body): { body: Body; scrape?: V1Scrape; warnings: string[] } {
+  const { lang, country, scrapeOptions, ...body } = v1;
+  const warnings: string[] = [];
+  // The v1 SDK sends lang "en" and country "us" with every search: they are its defaults, not the user's asking (a
+  // search of the stored pages would warn that a country does not narrow it).
+  if (country !== undefined && country !== 'us') body.country = country;
+  if (lang !== undefined && lang !== 'en') {
+    warnings.push(`\`lang\` (v1) has no v2 equivalent and was not used (got ${JSON.stringify(lang)}).`);
+  }
+  // A scrapeOptions that is not an object goes through, so the v2 validation names it.
+  if (scrapeOptions !== undefined && !isObject(scrapeOptions)) return { body: { ...body, scrapeOptions }, warnings };
+  // v1 scrapes the results only for formats asked: its SDK sends `{ formats: [] }` for results alone.
+  const formats = isObject(scrapeOptions) ? scrapeOptions.formats : undefined;
+  if (scrapeOptions === undefined || (Array.isArray(formats) && formats.length === 0)) return { body, warnings };
+  const scrape = scrapeToV2(scrapeOptions);
+  return { body: { ...body, scrapeOptions: scrape.options }, scrape, warnings: [...warnings, ...scrape.warnings] };
 }
 
 /** A v1 map body as a v2 one: `sitemapOnly` and `ignoreSitemap` (true by default in v1) become `sitemap`. */
