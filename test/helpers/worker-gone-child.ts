@@ -22,7 +22,8 @@ const started = new Promise<() => Promise<number>>((resolve) => {
 const ck = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: 1 } });
 const first = await ck.scrape({ url });
 writeFileSync(process.env.CRAWLKIT_TEST_WORKER_GONE!, '');
-await (await started)();
+const terminate = await started;
+await terminate();
 const at = performance.now();
 const page = await ck.scrape({ url: `${url}?again`, timeout: 20_000 });
 const ms = performance.now() - at;
