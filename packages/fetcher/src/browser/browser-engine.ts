@@ -330,7 +330,7 @@ export class BrowserEngine {
           smartWait(page, network, Math.min(ms, settleBudget()), waits, signal).then((ok) => {
             settled = ok;
           }),
-      }).catch((error: unknown) => Promise.reject(failedNavigation() ?? error));
+      }).catch((error: unknown) => Promise.reject(failedNavigation() ?? (error as Error)));
       if (request.blockAds) await gate.removeBlockedFrames(page);
     }
 
