@@ -1,13 +1,22 @@
 /**
  * The tools over MCP's streamable HTTP at `/mcp`, under the rules of `crawlkit serve`: the same API keys
  * (`Authorization: Bearer <key>`; a host other than loopback needs one), body limit, queue and credit limits
- * (`@crawlkit/server`'s own checks), and its `cors` rule for requests from web pages. Stateless: each POST is
- * answered by a fresh server and transport, so any number of clients can call at once and none holds a session.
+ * (`@crawlkit/server`'s own checks), its `cors` rule for requests from web pages, and (keyless) its `Host` check
+ * against DNS rebinding. Stateless: each POST is answered by a fresh server and transport, so any number of clients
+ * can call at once and none holds a session.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Admission, ApiKeys, corsVerdict, resolveServerOptions, type ServerOptions } from '@crawlkit/server';
+import {
+  Admission,
+  ApiKeys,
+  corsVerdict,
+  hostAllowed,
+  hostRefusal,
+  resolveServerOptions,
+  type ServerOptions,
+} from '@crawlkit/server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
 import { HttpCancels } from './http-cancels.js';
@@ -68,7 +77,11 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   const inFlight = new InFlight();
   const cancels = new HttpCancels();
 
+  const keyless = resolved.apiKeys.length === 0;
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // Keyless (loopback only): a web page that rebound its name to 127.0.0.1 is refused by its Host, as serve does.
+    if (keyless && !hostAllowed(req.headers.host, undefined)) return refuse(res, 403, hostRefusal(req.headers.host));
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/mcp') return refuse(res, 404, `No MCP endpoint at ${path}: use /mcp.`);
     // A web page must not drive the tools from a visitor's browser (the server's `cors` rule, loopback by default);

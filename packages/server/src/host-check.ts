@@ -26,6 +26,18 @@ export function hostAllowed(header: string | undefined, publicHost: string | und
 }
 
 /**
+ * Why a request naming `header` as its `Host` is refused, and what to do; `publicUrlHint` names `--public-url` where
+ * the server has one (`crawlkit serve`; `crawlkit mcp --http` has none). One text for both servers.
+ */
+export function hostRefusal(header: string | undefined, publicUrlHint = ''): string {
+  return (
+    `Requests for the host ${header ?? '(none)'} are not allowed: a server without API keys answers only ` +
+    'loopback names (localhost, 127.0.0.1, [::1]) so that a web page cannot reach it by DNS rebinding. Use ' +
+    `http://127.0.0.1:<port>, ${publicUrlHint}or start it with an API key.`
+  );
+}
+
+/**
  * On a server without API keys (loopback only), refuses 403 `ORIGIN_NOT_ALLOWED` a request whose `Host` is not a
  * loopback name or the `publicUrl`'s host, before anything runs. With keys a rebinding page has no key to send.
  */
@@ -36,12 +48,7 @@ export function registerHostCheck(app: FastifyInstance, publicUrl: string | unde
     if (hostAllowed(header, publicHost)) return;
     return send(
       reply,
-      v2Error(
-        'ORIGIN_NOT_ALLOWED',
-        `Requests for the host ${header ?? '(none)'} are not allowed: a server without API keys answers only ` +
-          'loopback names (localhost, 127.0.0.1, [::1]) so that a web page cannot reach it by DNS rebinding. Use ' +
-          'http://127.0.0.1:<port>, give --public-url for the name a proxy forwards, or start it with an API key.',
-      ),
+      v2Error('ORIGIN_NOT_ALLOWED', hostRefusal(header, 'give --public-url for the name a proxy forwards, ')),
     );
   });
 }

@@ -7,5 +7,6 @@ export { ApiKeys } from './auth.js';
 export type { AuthResult } from './auth.js';
 export { Admission } from './admission.js';
 export { corsVerdict, originAllowed } from './cors.js';
+export { hostAllowed, hostRefusal } from './host-check.js';
 export type { CorsVerdict } from './cors.js';
 export { resolveServerOptions } from './options.js';

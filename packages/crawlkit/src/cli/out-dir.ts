@@ -111,7 +111,8 @@ function decodeFile(value: string): { bytes: Buffer; suffix: string } | undefine
 export class OutDir {
   readonly #dir: string;
   readonly #manifest: Manifest;
-  readonly #slugs = new Set<string>();
+  /** The slugs taken; `manifest` is the run's own (a page at `/manifest` is `manifest-2`, not `manifest.json`). */
+  readonly #slugs = new Set<string>(['manifest']);
   readonly #seen = new Map<string, { index: number; slug: string }>();
   #ready: Promise<void> | undefined;
   #lastManifestWrite = 0;

@@ -1,3 +1,4 @@
+import { redactUrl } from '@crawlkit/fetcher';
 import { isStoreError, type SecretBox } from '@crawlkit/store';
 
 /**
@@ -6,7 +7,7 @@ import { isStoreError, type SecretBox } from '@crawlkit/store';
  */
 interface WithHeaders {
   request: { headers?: Record<string, string>; scrapeOptions?: { headers?: Record<string, string> } };
-  webhook?: { headers: Record<string, string> };
+  webhook?: { url?: string; headers: Record<string, string> };
 }
 
 function mapValues(headers: Record<string, string>, fn: (value: string) => string): Record<string, string> {
@@ -49,9 +50,14 @@ export function sealWebhookSecret(secret: string | undefined, box: SecretBox): s
 /** What stands for a header value in an output (the value itself is never echoed). */
 const HIDDEN: SecretBox = { seal: () => '[redacted]', open: (value) => value };
 
-/** The job's header values replaced by `[redacted]`, for outputs that show a job's options. */
+/**
+ * The job's header values replaced by `[redacted]`, and its webhook URL without the user name and password it may
+ * carry (`https://user:pass@host/`), for outputs that show a job's options.
+ */
 export function hideJobSecrets<T>(stored: T): T {
-  return sealJobSecrets(stored, HIDDEN);
+  const hidden = sealJobSecrets(stored, HIDDEN) as T & WithHeaders;
+  if (hidden.webhook?.url !== undefined) hidden.webhook = { ...hidden.webhook, url: redactUrl(hidden.webhook.url) };
+  return hidden;
 }
 
 /** A stored request with its header values opened (`sealJobSecrets` sealed them). */

@@ -330,11 +330,11 @@ export class BrowserEngine {
           smartWait(page, network, Math.min(ms, settleBudget()), waits, signal).then((ok) => {
             settled = ok;
           }),
-      });
+      }).catch((error: unknown) => Promise.reject(failedNavigation() ?? (error as Error)));
       if (request.blockAds) await gate.removeBlockedFrames(page);
     }
 
-    // A later navigation (meta refresh, script, an action) that the policy refused, or that failed, is the result.
+    // A later navigation (meta refresh, script, action) refused or failed is the result, even if an action then failed.
     const failed = failedNavigation();
     if (failed) throw failed;
     const read = { timeoutMs: Math.max(1, remaining()), signal };

@@ -13,7 +13,7 @@ export function gateConnectLimit(ms: number): string {
 /**
  * The failure behind a status proxy-chain answered a plain request for `url` with itself (`status` >= 400, the
  * target or the upstream proxy failed): 593 its name did not resolve, 504 no connection within `connectMs` (the
- * gate's connect limit; the system's, if that one is longer), the rest a failed connection.
+ * gate's connect limit; the system's, if that one is longer), 594 refused, the rest a failed connection.
  */
 export function gatewayFailure(
   status: number,
@@ -27,6 +27,12 @@ export function gatewayFailure(
   if (status === 504) {
     const target = upstream ? `the proxy at ${hostPortOf(upstream)}` : hostPortOf(url);
     return connectionGaveUp(url, target, gateConnectLimit(connectMs));
+  }
+  // Refused: said as the HTTP engine says it, not as proxy-chain's status number.
+  if (status === 594) {
+    return new FetchError('SCRAPE_CONNECTION_ERROR', `Connection to ${hostPortOf(url)} refused (ECONNREFUSED).`, {
+      url,
+    });
   }
   return new FetchError('SCRAPE_CONNECTION_ERROR', `Could not connect to ${url} (${status}).`, { url });
 }
