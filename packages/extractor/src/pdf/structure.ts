@@ -204,7 +204,7 @@ function aligned(above: Line, row: Line): boolean {
   });
 }
 
-/** Characters of scripts written without spaces between words (Chinese, Japanese), their punctuation and full widths. */
+/** Characters of scripts written without spaces between words (Chinese, Japanese), their punctuation, full widths. */
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303f\\uff00-\\uffef';
 const CJK_END = new RegExp(`[${CJK}]$`, 'u');
 const CJK_START = new RegExp(`^[${CJK}]`, 'u');
