@@ -26,7 +26,7 @@ const PDF = makePdf(
 );
 
 /** A multipart body written by hand: FormData cannot give a text field a Content-Type. */
-function upload(options: string, type?: string): { body: Buffer; headers: Record<string, string> } {
+function upload(options: string, type?: string): { body: Blob; headers: Record<string, string> } {
   const boundary = 'ck-boundary-7e3';
   const body = Buffer.concat([
     Buffer.from(
@@ -38,12 +38,15 @@ function upload(options: string, type?: string): { body: Buffer; headers: Record
     PDF,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return {
+    body: new Blob([new Uint8Array(body)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 const post = async (options: string, type?: string) => {
   const response = await fetch(`${server.url}/v2/parse`, { method: 'POST', ...upload(options, type) });
-  return { status: response.status, json: (await response.json()) as Record<string, any> };
+  return { status: response.status, json: (await response.json()) as { data: { metadata: Record<string, unknown> } } };
 };
 
 describe("POST /v2/parse's options part", () => {

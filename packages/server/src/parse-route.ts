@@ -20,7 +20,7 @@ const SEND =
  * sent with `Content-Type: application/json`, as `curl -F 'options=…;type=application/json'` and other clients do).
  */
 function optionsOf(value: unknown): unknown {
-  const options = typeof value === 'string' ? (value.trim() === '' ? {} : JSON.parse(value)) : value;
+  const options: unknown = typeof value === 'string' ? (value.trim() === '' ? {} : JSON.parse(value)) : value;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw Object.assign(new Error('options not an object'), { code: OPTIONS_NOT_OBJECT });
   }
