@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 import { appSteps } from './app-steps.ts';
 import { bundleSteps } from './bundle-steps.ts';
+import { ocrDataSteps } from './ocr-data-steps.ts';
 import { officeSteps } from './office-steps.ts';
 import { oldestNode } from './oldest-node.ts';
 import { oldestNodePaths } from './oldest-node-paths.ts';
@@ -342,6 +343,7 @@ export const STEPS: Step[] = [
   zipBomb,
   xmlBomb,
   ...officeSteps,
+  ...ocrDataSteps,
   ...traceSteps,
   oldNode,
   oldestNode,

@@ -5,7 +5,8 @@ export type DocumentErrorCode =
   | 'SCRAPE_DOCUMENT_XML_ENTITIES'
   | 'SCRAPE_DOCUMENT_TIMEOUT'
   | 'SCRAPE_DOCUMENT_READER_MISSING'
-  | 'SCRAPE_OCR_FAILED';
+  | 'SCRAPE_OCR_FAILED'
+  | 'SCRAPE_OCR_DATA_MISSING';
 
 const BRAND = Symbol.for('crawlkit.document-error');
 

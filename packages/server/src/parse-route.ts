@@ -15,6 +15,18 @@ const SEND =
   'send a multipart/form-data body (with its boundary in the Content-Type) of one `file` part and an optional ' +
   '`options` part holding the scrape options as one JSON object';
 
+/**
+ * The scrape options of an `options` part: its JSON text, or the value the multipart reader already parsed (a part
+ * sent with `Content-Type: application/json`, as `curl -F 'options=…;type=application/json'` and other clients do).
+ */
+function optionsOf(value: unknown): unknown {
+  const options: unknown = typeof value === 'string' ? (value.trim() === '' ? {} : JSON.parse(value)) : value;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw Object.assign(new Error('options not an object'), { code: OPTIONS_NOT_OBJECT });
+  }
+  return options;
+}
+
 /** What a multipart upload holds: the `file` part and the `options` part (JSON), as the official SDKs send them. */
 async function readUpload(request: FastifyRequest): Promise<{ file?: ParseFile; options: unknown }> {
   let file: ParseFile | undefined;
@@ -29,11 +41,8 @@ async function readUpload(request: FastifyRequest): Promise<{ file?: ParseFile; 
       if (part.file.truncated) throw Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
       file = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), filename: part.filename };
       if (part.mimetype) file.contentType = part.mimetype;
-    } else if (part.fieldname === 'options' && typeof part.value === 'string' && part.value.trim() !== '') {
-      options = JSON.parse(part.value);
-      if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-        throw Object.assign(new Error('options not an object'), { code: OPTIONS_NOT_OBJECT });
-      }
+    } else if (part.fieldname === 'options') {
+      options = optionsOf(part.value);
     }
   }
   return file ? { file, options } : { options };
@@ -53,7 +62,8 @@ function uploadError(error: unknown, limit: number): object {
     case OPTIONS_NOT_OBJECT:
       return v2Error('BAD_REQUEST', `Bad Request: the \`options\` part must be one JSON object of scrape options.`);
   }
-  if (error instanceof SyntaxError) {
+  // a part declared `application/json` is parsed by the multipart reader, which throws this for bad JSON
+  if (error instanceof SyntaxError || code === 'FST_INVALID_JSON_FIELD_ERROR') {
     return v2Error(
       'BAD_REQUEST',
       'Bad Request: the `options` part is not valid JSON: send the options as one JSON object.',

@@ -162,6 +162,13 @@ export const PAGE_CODES = {
     'OCR could not read the image or PDF page (an image Tesseract cannot decode, or a page pdf.js cannot render).',
     'Use `parsers: [{ type: "pdf", mode: "fast" }]` for the text layer alone, or convert the image to PNG.',
   ),
+  SCRAPE_OCR_DATA_MISSING: info(
+    501,
+    "OCR (an image, or a PDF with `mode: 'ocr'`) needs its English language data, the @tesseract.js-data/eng package " +
+      "(a dependency of @crawlkit/documents), and it is not installed. In `mode: 'auto'` the PDF's text layer is " +
+      'returned instead, with a warning.',
+    'Install it beside crawlkit: `npm install @tesseract.js-data/eng@^1.0.0` (or restore it in a deployment that left it out).',
+  ),
   SCRAPE_BRANDING_NOT_SUPPORTED: info(
     500,
     'The `branding` format needs a browser and none could be started.',

@@ -20,6 +20,7 @@ import { decodeText } from '@crawlkit/fetcher/analysis';
 import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
 import { budgetCutWarning, documentExtraction } from './document-extraction.js';
+import { emptyPdfWarning } from './empty-pdf.js';
 import { markdownText } from '../search/markdown-text.js';
 import { pdfReadReporter } from './pdf-progress.js';
 import type { Extraction, ExtractionInput, ExtractionRequest, ExtractionSettings } from './extraction.js';
@@ -88,7 +89,8 @@ async function pdfExtraction({ page, settings, budgetMs }: ExtractionRequest): P
   };
   // `auto` reads by OCR only the pages without a text layer: a PDF that has one costs what it did without OCR
   const pdf = mode === 'fast' ? await extractPdf(body, limits) : await ocrPdf(body, { ...limits, mode });
-  return pdfContentExtraction(pdf, budgetMs);
+  const empty = emptyPdfWarning(pdf, mode);
+  return pdfContentExtraction(empty ? { ...pdf, warnings: [...pdf.warnings, empty] } : pdf, budgetMs);
 }
 
 /** A PDF's extraction from its content (`budgetMs`, the budget a cut content's warning names). */

@@ -12,7 +12,7 @@ import type { OcrLine } from '@crawlkit/extractor';
 import { dependencyFile } from '@crawlkit/options/lazy-module';
 import { withinBudget } from '@crawlkit/options/within-budget';
 
-import { DocumentError } from '../errors.js';
+import { DocumentError, isDocumentError } from '../errors.js';
 
 interface Box {
   x0: number;
@@ -39,6 +39,11 @@ export interface Recognized {
   lines: OcrLine[];
 }
 
+/** The versions of `@tesseract.js-data/eng` this package reads (its `dependencies` entry). */
+export const OCR_DATA_RANGE = '^1.0.0';
+/** The command that installs OCR's language data where it is missing. */
+export const OCR_DATA_INSTALL = `npm install @tesseract.js-data/eng@${OCR_DATA_RANGE}`;
+
 const IDLE_MS = 60_000;
 const require = createRequire(import.meta.url);
 
@@ -64,7 +69,7 @@ function tesseractFiles(): { model: string; code: string[] } {
       join(import.meta.dirname, '../../node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'),
       join(import.meta.dirname, '../../../../@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'),
     ],
-    () => join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int/eng.traineddata.gz'),
+    () => join(dirname(resolveOcrData()), '4.0.0_best_int/eng.traineddata.gz'),
   );
   const code = [
     // tesseract.js starts this file as its worker thread by a joined path: Next's tracer copied it alone, without the
@@ -86,6 +91,25 @@ function tesseractFiles(): { model: string; code: string[] } {
     ),
   ];
   return { model, code };
+}
+
+/**
+ * `@tesseract.js-data/eng`'s manifest, or the typed error of an install without it (a dependency of this package, so
+ * removed by hand, or left out of a deployment): Node's "Cannot find module … Require stack" says neither that it is
+ * OCR's language data nor how to get it.
+ */
+function resolveOcrData(): string {
+  try {
+    return require.resolve('@tesseract.js-data/eng/package.json');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new DocumentError(
+      'SCRAPE_OCR_DATA_MISSING',
+      'OCR needs its English language data, the @tesseract.js-data/eng package, which is not installed beside ' +
+        `@crawlkit/documents: ${OCR_DATA_INSTALL}`,
+      { cause: error },
+    );
+  }
 }
 
 async function start(): Promise<Recognizer> {
@@ -166,6 +190,7 @@ async function read(image: Uint8Array, deadline?: number): Promise<Recognized | 
     return { text: result.data.text, lines: linesOf(result.data) };
   } catch (error) {
     await stop();
+    if (isDocumentError(error)) throw error;
     throw new DocumentError('SCRAPE_OCR_FAILED', `The image could not be read by OCR: ${(error as Error).message}`, {
       cause: error,
     });

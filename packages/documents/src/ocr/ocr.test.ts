@@ -18,7 +18,7 @@ import {
   SCREENSHOT_WORDS,
   screenshotPng,
 } from '../__fixtures__/writers.js';
-import { ocrRecognizer, recognize, stopOcr } from './engine.js';
+import { OCR_DATA_RANGE, ocrRecognizer, recognize, stopOcr } from './engine.js';
 import { cutOcrPdf, ocrPdf } from './pdf.js';
 
 const run = promisify(execFile);
@@ -26,6 +26,14 @@ const run = promisify(execFile);
 afterAll(() => stopOcr());
 
 describe('OCR', () => {
+  it("names the language data's range of this package's manifest in its install command", () => {
+    // the packed-install test reads OCR without the data (scripts/packed/ocr-data-steps.ts)
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(manifest.dependencies['@tesseract.js-data/eng']).toBe(OCR_DATA_RANGE);
+  });
+
   it('reads a screenshot only when images are asked for', async () => {
     await expect(convertDocument({ bytes: screenshotPng(), contentType: 'image/png' })).rejects.toMatchObject({
       code: 'SCRAPE_DOCUMENT_PARSE_ERROR',

@@ -20,8 +20,8 @@ import {
   type PdfOptions,
 } from '@crawlkit/extractor';
 
-import { DocumentError } from '../errors.js';
-import { recognize } from './engine.js';
+import { DocumentError, isDocumentError } from '../errors.js';
+import { OCR_DATA_INSTALL, recognize } from './engine.js';
 
 /** Pages OCR'd per PDF when `maxOcrPages` is not given. */
 export const DEFAULT_OCR_MAX_PAGES = 20;
@@ -90,7 +90,15 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
       options.onRead?.({ ocrPage: read });
     }
   } catch (error) {
-    if (error instanceof DocumentError) throw error;
+    // `auto` asked for OCR only where a page has no text layer: the others keep theirs, and the warning says how to
+    // read the rest
+    if (isDocumentError(error) && error.code === 'SCRAPE_OCR_DATA_MISSING' && mode === 'auto') {
+      warnings.push(ocrSkippedWarning(chosen.length - recognizedPages.length));
+      const read = recognizedPages.map(({ page }) => page);
+      return withOcrPages({ ...text, warnings }, read, recognizedPages, timedOut);
+    }
+    // by its brand: this module may be bundled (crawlkit's extraction worker) apart from the engine's `DocumentError`
+    if (isDocumentError(error)) throw error;
     throw new DocumentError(
       'SCRAPE_OCR_FAILED',
       `A PDF page could not be rendered for OCR: ${(error as Error).message}`,
@@ -103,6 +111,11 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
   }
   return withOcrPages({ ...text, warnings }, chosen, recognizedPages, timedOut);
 }
+
+const ocrSkippedWarning = (pages: number): string =>
+  `${pages === 1 ? '1 PDF page has' : `${pages} PDF pages have`} no text layer and ${pages === 1 ? 'was' : 'were'} ` +
+  "not read by OCR: OCR's English language data, the @tesseract.js-data/eng package, is not installed. To read " +
+  `scanned pages, install it beside crawlkit: ${OCR_DATA_INSTALL}`;
 
 /**
  * The content of a PDF whose thread was stopped in its OCR past the deadline (a page rendered in one run, where the

@@ -2,6 +2,7 @@ import { sizeText } from '@crawlkit/options/size-text';
 
 import { ExtractorError } from '../errors.js';
 import { documentMetadata } from './document-info.js';
+import { withFormFields, type WidgetAnnotation } from './form-fields.js';
 import { copyOutline, type OutlineDocument, readOutline, underTitle } from './outline.js';
 import { type Line, pageLines, type TextItem, type TextStyle } from './layout.js';
 import type { OcrLine } from './ocr-lines.js';
@@ -177,6 +178,7 @@ function unguarded(): ExtractorError {
 interface PdfPage {
   view: number[];
   getTextContent(): Promise<{ items: (TextItem | object)[]; styles: Record<string, TextStyle> }>;
+  getAnnotations(): Promise<WidgetAnnotation[]>;
   cleanup(): void;
 }
 interface PdfDocument extends OutlineDocument {
@@ -189,14 +191,19 @@ interface Parser {
   load(): Promise<PdfDocument>;
 }
 
-/** A page's text as lines in reading order (`layout.ts`). */
+/** A page's text, with its filled form fields' values (`form-fields.ts`), as lines in reading order (`layout.ts`). */
 async function readPage(doc: PdfDocument, number: number): Promise<Line[]> {
   const page = await doc.getPage(number);
   try {
     const { items, styles } = await page.getTextContent();
     const [left = 0, , right = 612] = page.view;
+    // a filled form's values are annotations, which the text layer leaves out
+    const annotations = await page.getAnnotations();
     return pageLines(
-      items.filter((item): item is TextItem => 'str' in item),
+      withFormFields(
+        items.filter((item): item is TextItem => 'str' in item),
+        annotations,
+      ),
       styles,
       Math.min(left, right),
       Math.max(left, right),

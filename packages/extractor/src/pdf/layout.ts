@@ -4,6 +4,7 @@
  * and weight, from which `structure.ts` reads paragraphs, headings and lists. A page of two columns, told by the long
  * lines on each side of its middle, is read column by column between the full-width lines above and below them.
  */
+import { type Piece, readingOrder } from './bidi.js';
 
 /** A pdf.js text item (`getTextContent().items`). */
 export interface TextItem {
@@ -12,6 +13,8 @@ export interface TextItem {
   transform: number[];
   width: number;
   fontName: string;
+  /** pdf.js's direction of the item's text ('rtl' for Hebrew or Arabic, which it gives in reading order). */
+  dir?: string;
 }
 
 /** A pdf.js text style; the patched worker (`pdf.worker.patch`) adds the font's name and flags. */
@@ -70,6 +73,9 @@ interface Fragment {
   scannedChars: number;
   /** Fragments on one baseline share a row. */
   row: number;
+  /** Its items' texts in the page's order (left to right), for a fragment of right-to-left text (`readingOrder`). */
+  pieces: Piece[];
+  rtlChars: number;
 }
 
 /** The font of an OCR text layer (Tesseract, OCRmyPDF). */
@@ -102,6 +108,7 @@ function fragments(items: readonly TextItem[], styles: Record<string, TextStyle>
       // the last character only: a line drawn glyph by glyph stays linear
       const space = x - current.right > em * 0.15 && !/\s/.test(current.text.at(-1)!) && !/^\s/.test(item.str);
       current.text += (space ? ' ' : '') + item.str;
+      current.pieces.push({ text: item.str, rtl: item.dir === 'rtl', space });
       current.right = Math.max(current.right, x + item.width);
     } else {
       if (current && current.chars > 0) out.push(current);
@@ -115,15 +122,19 @@ function fragments(items: readonly TextItem[], styles: Record<string, TextStyle>
         boldChars: 0,
         scannedChars: 0,
         row,
+        pieces: [{ text: item.str, rtl: item.dir === 'rtl', space: false }],
+        rtlChars: 0,
       };
     }
     current.chars += chars;
     current.sizeSum += size * chars;
     if (bold) current.boldChars += chars;
     if (scanned) current.scannedChars += chars;
+    if (item.dir === 'rtl') current.rtlChars += chars;
     if (chars > 0) currentSize = size;
   }
   if (current && current.chars > 0) out.push(current);
+  for (const fragment of out) if (fragment.rtlChars > fragment.chars / 2) fragment.text = readingOrder(fragment.pieces);
   return out;
 }
 

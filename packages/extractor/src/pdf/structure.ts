@@ -204,7 +204,15 @@ function aligned(above: Line, row: Line): boolean {
   });
 }
 
-/** Lines joined into one: a word hyphenated across lines is rejoined ("in-" "formation"), "North-" "East" kept. */
+/** Characters of scripts written without spaces between words (Chinese, Japanese), their punctuation, full widths. */
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303f\\uff00-\\uffef';
+const CJK_END = new RegExp(`[${CJK}]$`, 'u');
+const CJK_START = new RegExp(`^[${CJK}]`, 'u');
+
+/**
+ * Lines joined into one: a word hyphenated across lines is rejoined ("in-" "formation"), "North-" "East" kept, and
+ * lines of Chinese or Japanese joined without a space (those scripts put none between words; Korean does).
+ */
 export function joinLines(lines: readonly string[]): string {
   // joined once at the end, each line tested on its own: a paragraph of many lines stays linear
   const parts: string[] = [];
@@ -214,6 +222,7 @@ export function joinLines(lines: readonly string[]): string {
     if (last !== undefined && /\p{Ll}-$/u.test(end) && /^\p{Ll}/u.test(line))
       parts[parts.length - 1] = last.slice(0, -1) + line;
     else if (last !== undefined && /\S-$/u.test(end)) parts[parts.length - 1] = last + line;
+    else if (last !== undefined && CJK_END.test(end) && CJK_START.test(line)) parts[parts.length - 1] = last + line;
     else parts.push(line);
   }
   return parts.join(' ');
