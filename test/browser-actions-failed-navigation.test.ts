@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { type ErrorResponse } from 'crawlkit';
+import type { Action, ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { useFixtureEngine } from './helpers/fixture-engine.ts';
@@ -53,17 +53,17 @@ const env = useFixtureEngine({
   crawlkit: { store: 'memory', engine: 'browser', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 },
 });
 
+/** The site's page scraped with a click on its link to the closed port, a wait, then `after`. */
+const scrapeAfterDeadLink = (...after: Action[]) =>
+  env.ck.scrape({
+    url: siteUrl,
+    maxAge: 0,
+    actions: [{ type: 'click', selector: '#dead' }, { type: 'wait', milliseconds: 500 }, ...after],
+  });
+
 describe('actions after a navigation that failed', () => {
   it("answers the navigation's error, not the failure of an action on Chromium's error page", async () => {
-    const response = await env.ck.scrape({
-      url: siteUrl,
-      maxAge: 0,
-      actions: [
-        { type: 'click', selector: '#dead' },
-        { type: 'wait', milliseconds: 500 },
-        { type: 'click', selector: 'h1' },
-      ],
-    });
+    const response = await scrapeAfterDeadLink({ type: 'click', selector: 'h1' });
     expect(response.success, JSON.stringify(response).slice(0, 500)).toBe(false);
     const error = response as ErrorResponse;
     // Before: SCRAPE_ACTION_ERROR "action 2 (click "h1") failed: no element matches the selector".
@@ -74,14 +74,7 @@ describe('actions after a navigation that failed', () => {
   }, 30_000);
 
   it('answers the same when every action succeeded on the error page', async () => {
-    const response = await env.ck.scrape({
-      url: siteUrl,
-      maxAge: 0,
-      actions: [
-        { type: 'click', selector: '#dead' },
-        { type: 'wait', milliseconds: 500 },
-      ],
-    });
+    const response = await scrapeAfterDeadLink();
     expect(response).toMatchObject({ success: false, code: 'SCRAPE_CONNECTION_ERROR' });
     expect(JSON.stringify(response)).not.toContain('chrome-error');
   }, 30_000);
