@@ -92,3 +92,8 @@ export function dnsErrorMessage(hostname: string): string {
 /** The v2 message of a TLS failure (reference §17). */
 export const SSL_ERROR_MESSAGE =
   "An SSL error occurred while scraping the URL. If you're not inputting any sensitive data, try scraping with `skipTlsVerification: true`.";
+
+/** How both engines say a connection to `host` failed (`what`: refused, reset, ...), with the system's detail. */
+export function connectionMessage(host: string, what: string, detail?: string): string {
+  return `Connection to ${host} ${what}${detail ? ` (${detail})` : ''}.`;
+}

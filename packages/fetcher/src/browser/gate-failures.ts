@@ -1,4 +1,4 @@
-import { dnsErrorMessage, FetchError } from '../errors.js';
+import { connectionMessage, dnsErrorMessage, FetchError } from '../errors.js';
 import { hostPortOf, proxyConnectFailure } from '../proxy-errors.js';
 import { connectionGaveUp } from './navigation-errors.js';
 
@@ -30,7 +30,7 @@ export function gatewayFailure(
   }
   // Refused: said as the HTTP engine says it, not as proxy-chain's status number.
   if (status === 594) {
-    return new FetchError('SCRAPE_CONNECTION_ERROR', `Connection to ${hostPortOf(url)} refused (ECONNREFUSED).`, {
+    return new FetchError('SCRAPE_CONNECTION_ERROR', connectionMessage(hostPortOf(url), 'refused', 'ECONNREFUSED'), {
       url,
     });
   }

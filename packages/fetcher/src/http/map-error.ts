@@ -1,4 +1,4 @@
-import { FetchError, dnsErrorMessage, isFetchError, type FetchErrorCode } from '../errors.js';
+import { connectionMessage, FetchError, dnsErrorMessage, isFetchError, type FetchErrorCode } from '../errors.js';
 import { CONNECTION_CODES, DNS_CODES, NEVER_CONNECTED_CODES } from '../net-codes.js';
 import { proxyConnectFailure, proxyName, proxyStatusError } from '../proxy-errors.js';
 import { sslError } from '../tls-errors.js';
@@ -101,7 +101,7 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, proxy
             : dropped
               ? 'closed by the server before a complete response'
               : 'failed';
-      const text = `Connection to ${url.host} ${what}${message ? ` (${message})` : ''}.`;
+      const text = connectionMessage(url.host, what, message);
       return new FetchError('SCRAPE_CONNECTION_ERROR', text, { url: href, cause: error, dropped });
     }
   }
