@@ -99,6 +99,8 @@ export async function runActions(
   try {
     for (const [index, action] of actions.entries()) {
       current = index;
+      const gone = options.pageGone?.();
+      if (gone) throw gone;
       await runStep(index, action);
     }
   } finally {

@@ -186,6 +186,13 @@ export interface RunActionsOptions {
    * @default undefined (nothing added)
    */
   noMatchHint?: string;
+  /**
+   * Asked before each action: an error it returns ends the actions with that error, and the actions left do not run.
+   * The caller's check that the page is still there (the fetcher's: an earlier action navigated to a refused or
+   * unreachable URL, so the rest would run on the browser's error page, each waiting out its time for nothing).
+   * @default undefined (never asked)
+   */
+  pageGone?: () => Error | undefined;
   /** Receives a note for each capture that was cut (a full-page screenshot of a very tall page). */
   warnings?: string[];
   /**

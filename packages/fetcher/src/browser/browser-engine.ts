@@ -323,13 +323,13 @@ export class BrowserEngine {
         // The page's picture on a failure comes out of the capture's reserve, leaving room for the error to return.
         failureCaptureMs: request.actionFailureScreenshot === false ? 0 : reserveMs / 2,
         noMatchHint: consentNoMatchHint(consent),
+        pageGone: failedNavigation,
         maxScrapeChars: this.#settings.maxContentChars,
         signal,
         ...output,
-        settle: (ms) =>
-          smartWait(page, network, Math.min(ms, settleBudget()), waits, signal).then((ok) => {
-            settled = ok;
-          }),
+        settle: async (ms) => {
+          settled = await smartWait(page, network, Math.min(ms, settleBudget()), waits, signal);
+        },
       }).catch((error: unknown) => Promise.reject(failedNavigation() ?? (error as Error)));
       if (request.blockAds) await gate.removeBlockedFrames(page);
     }
