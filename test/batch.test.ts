@@ -213,6 +213,32 @@ describe('batchScrape', () => {
     expect(second.markdown).toBeDefined();
   });
 
+  it('appendToId with the header values and webhook the batch was started with says nothing differs', async () => {
+    // The store keeps them sealed: before, they were compared sealed with the request's, and always differed.
+    const options = {
+      headers: { Authorization: 'Bearer t0ken' },
+      webhook: { url: `${server.url}/hook/T0KEN?sig=1`, headers: { 'x-token': 't0ken' } },
+    };
+    const first = ok<BatchScrapeResponse>(
+      await ck.batchScrape({ urls: [`${server.url}/listing.html?h=1`], ...options }),
+    );
+    ok(await ck.waitForJob(first.id));
+    const same = ok<BatchScrapeResponse>(
+      await ck.batchScrape({ urls: [`${server.url}/listing.html?h=2`], ...options, appendToId: first.id }),
+    );
+    expect(same.warning).toBeUndefined();
+    const other = ok<BatchScrapeResponse>(
+      await ck.batchScrape({
+        urls: [`${server.url}/listing.html?h=3`],
+        headers: { Authorization: 'Bearer other' },
+        webhook: { ...options.webhook, url: `${server.url}/hook/OTHER` },
+        appendToId: first.id,
+      }),
+    );
+    expect(other.warning).toContain("this request's `headers`, `webhook` differ");
+    ok(await ck.waitForJob(first.id));
+  });
+
   it('zeroDataRetention keeps the job and its pages off disk and adds a credit per page', async () => {
     const url = `${server.url}/articles/first-post.html?zdr=1`;
     const started = ok<BatchScrapeResponse>(await ck.batchScrape({ urls: [url], zeroDataRetention: true }));

@@ -1,7 +1,7 @@
 /**
  * What a schedule leaves in the store. A schedule keeps each target's change feed, so `zeroDataRetention` cannot go
  * with it: a target that asks for it is refused, saying why, and nothing of the refused request is kept. A scheduled
- * crawl's header values (the target's and the webhook's) are sealed wherever they go, the schedule record, the crawl
+ * crawl's header values (the target's and the webhook's) and its webhook's URL are sealed wherever they go, the schedule record, the crawl
  * job it starts and the webhook events queued in the crawl's store: never in the bytes of the SQLite files, after the
  * run and its events are done.
  */
@@ -19,7 +19,9 @@ import { startReceiver } from './helpers-batch.ts';
 const AUTH = `auth-${randomUUID()}`;
 const COOKIE = `cookie-${randomUUID()}`;
 const HOOK = `hook-${randomUUID()}`;
-const SECRETS = [AUTH, COOKIE, HOOK];
+/** A token in the webhook's URL (kept as given before URLs were sealed). */
+const HOOK_QUERY = `q-${randomUUID()}`;
+const SECRETS = [AUTH, COOKIE, HOOK, HOOK_QUERY];
 const webhooks = { retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 2, timeoutMs: 2000 };
 
 const dirs: string[] = [];
@@ -92,7 +94,7 @@ describe("a schedule's data at rest", () => {
       const created = await ck.schedules.create({
         every: '1h',
         targets: [{ type: 'scrape', url: `${site.url}/page.html`, headers: { Authorization: AUTH, Cookie: COOKIE } }],
-        webhook: { url: receiver.url, headers: { 'x-token': HOOK } },
+        webhook: { url: `${receiver.url}?token=${HOOK_QUERY}`, headers: { 'x-token': HOOK } },
       });
       expect(created.success, JSON.stringify(created)).toBe(true);
       expect((await changes).queued).toBe(1);

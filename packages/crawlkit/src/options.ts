@@ -221,7 +221,8 @@ export interface CrawlkitOptions {
    * `secret.key` beside the embedded store (mode 0600, created on first use), the `secretKey` of a Redis backend.
    * `false`: encrypted with a key that lives only in this engine's memory, so nothing on disk can ever read them;
    * such a job cannot be resumed by another engine or after a restart (`STORE_SECRET_UNREADABLE`). Not possible with
-   * a distributed `backend`, whose workers need the values.
+   * a distributed `backend`, whose workers need the values. A webhook's URL is sealed with the store's key too, and
+   * kept as given with `false`, so that its events still reach it after a restart.
    * @default true
    */
   persistSecrets?: boolean;

@@ -208,7 +208,8 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
       secrets: ctx.secrets,
       warning: (code, message) => bus.warning(code, message),
-      onGiveUp: async (s, delivery, error) => giveUps.tell(delivery.jobId, await recordUndelivered(s, delivery, error)),
+      onGiveUp: async (s, delivery, error) =>
+        giveUps.tell(delivery.jobId, await recordUndelivered(s, delivery, error, ctx.secrets(s))),
       // One process sends a job's events, the holder of its lease (the Redis outbox has one leader for all jobs).
       claim: (s, jobId, lost) =>
         s === distributed?.store ? Promise.resolve(async () => {}) : leases.claim(jobId, s, lost),

@@ -19,6 +19,13 @@ export interface SecretBox {
    * was sealed with another key or altered.
    */
   open(value: string): string;
+  /**
+   * Whether the key lives in this process's memory only (`memorySecretBox`), so that what it seals can never be
+   * opened after the process ends: a caller that must be able to use a value later (a webhook's URL) keeps it as it is
+   * rather than seal it with such a key.
+   * @default false
+   */
+  readonly memoryOnly?: boolean;
 }
 
 const PREFIX = 'crawlkit-sealed:v1:';
@@ -116,10 +123,12 @@ export function missingSecretBox(reason: string): SecretBox {
 class KeyBox implements SecretBox {
   readonly #key: (create: boolean) => Buffer;
   #id: string | undefined;
+  readonly memoryOnly: boolean;
 
   constructor(key: (create: boolean) => Buffer, id: string | undefined) {
     this.#key = key;
     this.#id = id;
+    this.memoryOnly = id?.startsWith(MEMORY_KEY) === true;
   }
 
   seal(value: string): string {

@@ -1,7 +1,9 @@
 import { sortedJson } from '@crawlkit/options/sorted-json';
+import { isStoreError, type SecretBox } from '@crawlkit/store';
 
 import type { StoredJobOf } from '../codec/records.js';
 import type { StoredBatchRequest } from '../jobs/batch-planner.js';
+import { openJobSecrets } from '../jobs/job-secrets.js';
 import type { BatchScrapeRequest } from '../v2/jobs.js';
 
 /** The options of an `appendToId` request: its body without the URLs and how to take them. */
@@ -20,13 +22,21 @@ function sameOption(key: string, a: unknown, b: unknown): boolean {
 
 /**
  * The options of an append that differ from those its batch was started with (both as the schema gave them, so
- * left-out options compare by their defaults): the batch scrapes the appended URLs with its own, and the caller is
- * told which of theirs were not applied.
+ * left-out options compare by their defaults; the batch's header values and webhook URL opened by `box`, as the store
+ * keeps them sealed): the batch scrapes the appended URLs with its own, and the caller is told which of theirs were
+ * not applied. Values this engine cannot open (sealed with another key) are told as differing.
  */
 export function ignoredAppendOptions(
-  batch: Pick<StoredJobOf<StoredBatchRequest>, 'request' | 'webhook'>,
+  sealed: Pick<StoredJobOf<StoredBatchRequest>, 'request' | 'webhook'>,
   appended: AppendedOptions,
+  box: SecretBox,
 ): string[] {
+  let batch = sealed;
+  try {
+    batch = openJobSecrets(sealed, box);
+  } catch (error) {
+    if (!isStoreError(error)) throw error;
+  }
   const { webhook, ...options } = appended;
   const stored = batch.request as Record<string, unknown>;
   const given = options as Record<string, unknown>;

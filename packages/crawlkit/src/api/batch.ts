@@ -175,7 +175,7 @@ async function appendToBatch(
   if (!found || found.job.kind !== 'batch' || !visibleTo(found.job, tenant))
     return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
   const { job, store } = found;
-  const ignored = ignoredAppendOptions(storedJobOf<StoredBatchRequest>(job), options);
+  const ignored = ignoredAppendOptions(storedJobOf<StoredBatchRequest>(job), options, jobs.secretsOf(store));
   if (job.status === 'cancelled') {
     return { success: false, code: 'JOB_CANCELLED', error: 'The batch was cancelled; start a new batch instead.' };
   }

@@ -1,6 +1,6 @@
 import { clearInterval, setInterval } from 'node:timers';
 import type { UrlPolicy } from '@crawlkit/fetcher';
-import type { Delivery, JobKind, JobRecord, Store, TaskInput } from '@crawlkit/store';
+import type { Delivery, JobKind, JobRecord, SecretBox, Store, TaskInput } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
 import { CrawlkitError } from '../errors.js';
@@ -129,6 +129,11 @@ export class JobManager {
    */
   deleteExpired(): Promise<string[]> {
     return this.#stores.deleteExpired();
+  }
+
+  /** The box that seals the secrets of the jobs kept in `store` (their header values, their webhook's URL). */
+  secretsOf(store: Store): SecretBox {
+    return this.#secrets(store);
   }
 
   /**

@@ -122,7 +122,7 @@ export async function createMonitor(
   await writeMonitor(call.ctx.store, id, monitor);
   await scheduleStore(call.ctx).put(stored);
   call.scheduler.wake();
-  const response: MonitorResponse = { success: true, data: monitorView(stored, monitor) };
+  const response: MonitorResponse = { success: true, data: monitorView(stored, monitor, secretsOf(call)) };
   const warnings = [judging.warning, searchWarning(hasProvider(call), request.targets)];
   if (!call.scheduler.running) {
     warnings.unshift(
@@ -139,7 +139,10 @@ export async function createMonitor(
 export async function getMonitor(call: MonitorCall, id: string): Promise<MonitorResponse | ErrorResponse> {
   const found = await findMonitor(call, id);
   if (!found) return monitorNotFound();
-  return { success: true, data: monitorView(found.stored, found.monitor, await latestCheck(call, found)) };
+  return {
+    success: true,
+    data: monitorView(found.stored, found.monitor, secretsOf(call), await latestCheck(call, found)),
+  };
 }
 
 /** `GET /v2/monitor?limit=&offset=`: the caller's monitors, oldest first. */
@@ -156,7 +159,7 @@ export async function listMonitors(
     if (data.length >= limit) break;
     const monitor = visible(stored, call.tenant) ? await readMonitor(call.ctx.store, stored.id) : undefined;
     if (!monitor || seen++ < offset) continue;
-    data.push(monitorView(stored, monitor, await latestCheck(call, { stored, monitor })));
+    data.push(monitorView(stored, monitor, secretsOf(call), await latestCheck(call, { stored, monitor })));
   }
   return { success: true, data };
 }
@@ -237,7 +240,7 @@ export async function updateMonitor(
   );
   return {
     success: true,
-    data: monitorView(updated, next, await latestCheck(call, { stored: updated, monitor: next })),
+    data: monitorView(updated, next, secretsOf(call), await latestCheck(call, { stored: updated, monitor: next })),
     ...(warning ? { warning } : {}),
   };
 }
@@ -296,6 +299,8 @@ async function latestCheck(
   const { status, summary } = await checkState(call.ctx, call.jobs, id, check);
   return { id, startedAt: check.startedAt, status, summary };
 }
+
+const secretsOf = (call: MonitorCall) => call.ctx.secrets(call.ctx.store);
 
 const hasProvider = (call: MonitorCall) => call.ctx.options.search.provider !== undefined;
 

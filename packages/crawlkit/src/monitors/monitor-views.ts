@@ -2,7 +2,7 @@
  * Monitors and checks as the API shows them: the shapes the 2026 clients read (`Monitor`, `MonitorCheck`,
  * `MonitorCheckDetail`, `MonitorSummary`).
  */
-import type { StoredSchedule } from '@crawlkit/store';
+import type { SecretBox, StoredSchedule } from '@crawlkit/store';
 
 import { scheduleCodec } from '../codec/records.js';
 import { hideJobSecrets } from '../jobs/job-secrets.js';
@@ -80,10 +80,16 @@ export interface LatestCheck {
   summary: MonitorSummary;
 }
 
-export function monitorView(stored: StoredSchedule, monitor: MonitorValue, latest?: LatestCheck): MonitorView {
+/** The monitor as its API shows it: header values hidden, its webhook's URL opened by `box` and shown without its password. */
+export function monitorView(
+  stored: StoredSchedule,
+  monitor: MonitorValue,
+  box: SecretBox,
+  latest?: LatestCheck,
+): MonitorView {
   const schedule = scheduleCodec.decode(stored.value);
   const targets = schedule.targets.map((target) => hideJobSecrets({ request: target }).request);
-  const shown = schedule.webhook ? hideJobSecrets({ request: {}, webhook: schedule.webhook }).webhook : undefined;
+  const shown = schedule.webhook ? hideJobSecrets({ request: {}, webhook: schedule.webhook }, box).webhook : undefined;
   const webhook = shown
     ? { ...shown, events: [...shown.events, ...(monitor.checkCompleted ? [CHECK_COMPLETED] : [])] }
     : null;

@@ -277,7 +277,9 @@ export async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promis
     ...(value.cron !== undefined ? { cron: value.cron } : {}),
     ...(value.timezone !== undefined ? { timezone: value.timezone } : {}),
     targets: value.targets.map((target) => hideJobSecrets({ request: target }).request),
-    ...(value.webhook ? { webhook: hideJobSecrets({ request: {}, webhook: value.webhook }).webhook } : {}),
+    ...(value.webhook
+      ? { webhook: hideJobSecrets({ request: {}, webhook: value.webhook }, ctx.secrets(ctx.store)).webhook }
+      : {}),
     createdAt: iso(stored.createdAt),
     status: monitor?.status ?? (value.paused ? 'paused' : 'active'),
     nextRunAt: shownNextRunAt(stored.nextRunAt, NEVER),

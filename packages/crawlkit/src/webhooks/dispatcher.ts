@@ -347,7 +347,9 @@ export class WebhookDispatcher {
       const terms = await deliveryTerms(store, delivery.jobId, stored);
       const box = this.#options.secrets?.(store);
       let headers: Record<string, string>;
+      let url: string;
       try {
+        url = box ? box.open(stored.url) : stored.url;
         const secret = openSecret(terms.sealedSecret, box) ?? this.#options.secret;
         headers = {
           'content-type': 'application/json',
@@ -356,12 +358,12 @@ export class WebhookDispatcher {
           ...deliveryHeaders({ body, deliveryId: delivery.id, secret }),
         };
       } catch (cause) {
-        // Its headers cannot be opened here (no key, another key): no attempt can fix that.
+        // Its URL or headers cannot be opened here (no key, another key): no attempt can fix that.
         return this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
       }
       const { timeoutMs } = this.#options;
-      const answer = await this.#options.post(stored.url, body, headers, timeoutMs, terms.policy, this.#stop.signal);
-      const outcome = readAnswer(stored.url, answer);
+      const answer = await this.#options.post(url, body, headers, timeoutMs, terms.policy, this.#stop.signal);
+      const outcome = readAnswer(url, answer);
       if (outcome.delivered) {
         return this.#unrecorded.write(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
       }

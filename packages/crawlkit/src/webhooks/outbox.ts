@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { checkUrlAgainstPolicy, isFetchError, redactUrl, type UrlPolicy } from '@crawlkit/fetcher';
-import { isStoreError, type Delivery, type JobRecord, type Store } from '@crawlkit/store';
+import { isStoreError, type Delivery, type JobRecord, type SecretBox, type Store } from '@crawlkit/store';
 import { uuidV5 } from '../uuid-v5.js';
 
 import { CrawlkitError } from '../errors.js';
@@ -11,6 +11,7 @@ import type { Document } from '../v2/types.js';
 import { buildPayload, wantsEvent, type StoredDelivery, type WebhookEvent } from './payload.js';
 import { RESERVED_HEADERS } from './signature.js';
 import { deliveryCodec, storedJobOf } from '../codec/records.js';
+import { openWebhookUrl } from '../jobs/job-secrets.js';
 
 /** One job event for the webhook outbox. */
 export interface JobWebhookEvent {
@@ -92,12 +93,21 @@ export async function queueWebhookEvent(
   }
 }
 
-/** Records a webhook event the dispatcher gave up in the job's errors; resolves with the error's message. */
-export async function recordUndelivered(store: Store, delivery: Delivery, error: string): Promise<string> {
+/**
+ * Records a webhook event the dispatcher gave up in the job's errors, its URL opened by `box` and shown without its
+ * password; resolves with the error's message.
+ */
+export async function recordUndelivered(
+  store: Store,
+  delivery: Delivery,
+  error: string,
+  box: SecretBox | undefined,
+): Promise<string> {
   const stored = deliveryCodec.decode(delivery.payload);
+  const url = openWebhookUrl(stored.url, box);
   const message = `Webhook event ${stored.body.type} was not delivered after ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}: ${error}`;
   await store.results.addError(delivery.jobId, {
-    url: redactUrl(stored.url),
+    url: url === undefined ? '[redacted]' : redactUrl(url),
     code: 'WEBHOOK_DELIVERY_FAILED',
     error: message,
   });
