@@ -80,7 +80,7 @@ export interface LatestCheck {
   summary: MonitorSummary;
 }
 
-/** The monitor as its API shows it: header values hidden, its webhook's URL opened by `box` and shown without its password. */
+/** The monitor as its API shows it: header values hidden, its webhook's URL opened by `box`, without its password. */
 export function monitorView(
   stored: StoredSchedule,
   monitor: MonitorValue,
