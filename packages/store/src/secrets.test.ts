@@ -70,6 +70,9 @@ describe('secret boxes', () => {
       message = (error as Error).message;
     }
     expect(message).toContain('only in the memory');
+    // A caller that needs a value after a restart can tell such a box from one whose key outlives the process.
+    expect(memorySecretBox().memoryOnly).toBe(true);
+    expect(secretBox(randomBytes(32)).memoryOnly).toBe(false);
     const none = missingSecretBox('no key: set one');
     expect(codeOf(() => none.seal('x'))).toBe('STORE_SECRET_KEY_MISSING');
     expect(codeOf(() => none.open(sealed))).toBe('STORE_SECRET_KEY_MISSING');
