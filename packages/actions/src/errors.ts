@@ -19,6 +19,8 @@ export interface ActionErrorOptions {
   cause?: unknown;
   /** What the run had when the action failed (set by `runActions`). */
   details?: ActionFailureDetails;
+  /** The action's selector matched nothing on the page nor in its frames. */
+  noMatch?: boolean;
 }
 
 /** A failed or invalid action. The message names the action's index, type and selector. */
@@ -34,6 +36,11 @@ export class ActionError extends Error {
    * `details`.
    */
   readonly details?: ActionFailureDetails;
+  /**
+   * True when the action failed because its selector matched nothing on the page nor in its frames: a `click`'s,
+   * `write`'s or `scroll`'s at once, a `wait`'s when its time ran out.
+   */
+  readonly noMatch?: true;
   readonly [BRAND] = true;
 
   constructor(code: ActionErrorCode, message: string, options: ActionErrorOptions = {}) {
@@ -44,6 +51,7 @@ export class ActionError extends Error {
     if (options.type !== undefined) this.type = options.type;
     if (options.selector !== undefined) this.selector = options.selector;
     if (options.details !== undefined) this.details = options.details;
+    if (options.noMatch === true) this.noMatch = true;
   }
 }
 
@@ -64,6 +72,7 @@ export function actionFailed(
   selector: string | undefined,
   reason: string,
   cause?: unknown,
+  noMatch = false,
 ) {
   const message = `Action(s) failed to complete. Error code: SCRAPE_ACTION_ERROR: ${describeAction(index, type, selector)} failed: ${reason}`;
   return new ActionError('SCRAPE_ACTION_ERROR', message, {
@@ -71,6 +80,7 @@ export function actionFailed(
     type,
     ...(selector === undefined ? {} : { selector }),
     cause,
+    noMatch,
   });
 }
 

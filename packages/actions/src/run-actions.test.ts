@@ -289,7 +289,13 @@ describe('runActions', () => {
       { type: 'wait', milliseconds: 1 },
       { type: 'click', selector: '#missing' },
     ]).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 1, type: 'click', selector: '#missing' });
+    expect(error).toMatchObject({
+      code: 'SCRAPE_ACTION_ERROR',
+      index: 1,
+      type: 'click',
+      selector: '#missing',
+      noMatch: true,
+    });
     expect((error as Error).message).toContain('action 1 (click "#missing") failed: no element matches the selector');
   });
 
@@ -298,13 +304,14 @@ describe('runActions', () => {
     const waited = await runActions(page, [{ type: 'wait', selector: '#never' }], { timeoutMs: 300 }).catch(
       (e: unknown) => e,
     );
-    expect(waited).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 0, selector: '#never' });
+    expect(waited).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 0, selector: '#never', noMatch: true });
     // Before: '… failed: no element matched before the time ran out', not saying how long nor what to change.
     expect((waited as Error).message).toMatch(
       /failed: no element matched before the time ran out \(it waited \d+ ms, what the timeout had left: check the selector, or raise `timeout` if the element comes later\)$/,
     );
     const pressed = await run([{ type: 'press', key: 'NoSuchKey' }]).catch((e: unknown) => e);
     expect(pressed).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 0, type: 'press' });
+    expect((pressed as { noMatch?: boolean }).noMatch).toBeUndefined();
     expect((pressed as Error).message).toMatch(/Unknown key/);
   });
 

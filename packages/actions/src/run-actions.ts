@@ -147,11 +147,12 @@ function failureOf(
   }
   if (remainingMs <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
     if (action.type === 'wait' && selector !== undefined && !starved(budget)) {
-      return actionFailed(index, action.type, selector, `${WAIT_NO_MATCH}${waitedFor(leftAtStart)}`, error);
+      return actionFailed(index, action.type, selector, `${WAIT_NO_MATCH}${waitedFor(leftAtStart)}`, error, true);
     }
     return outOfTime(index, action, selector, budget, error);
   }
-  return actionFailed(index, action.type, selector, reasonFor(error), error);
+  const noMatch = error instanceof NoMatchError && error.frameUrl === undefined;
+  return actionFailed(index, action.type, selector, reasonFor(error), error, noMatch);
 }
 
 /**
@@ -160,25 +161,22 @@ function failureOf(
  */
 async function withFrameHint(page: Page, failure: ActionError, captureMs: number): Promise<ActionError> {
   const { index, type, selector } = failure;
-  if (type !== 'wait' || selector === undefined || !failure.message.includes(WAIT_NO_MATCH) || page.isClosed()) {
+  if (type !== 'wait' || selector === undefined || !failure.noMatch || page.isClosed()) {
     return failure;
   }
   const found = noMatch(page, selector, true);
   found.catch(() => undefined);
   const hint = await withinBudget(found, captureMs, timeRanOut).catch(() => undefined);
-  if (hint === undefined || hint.message === WAIT_NO_MATCH) return failure;
+  if (hint?.frameUrl === undefined) return failure;
   return actionFailed(index!, type, selector, hint.message, failure.cause);
 }
-
-/** What a selector's error says when nothing on the page (nor in its frames) matches it. */
-const NO_MATCH_REASONS = [`failed: ${new NoMatchError().message}`, `failed: ${WAIT_NO_MATCH}`];
 
 /** A selector's no-match (not one naming the iframe it matches in) with the caller's `noMatchHint`. */
 function withNoMatchHint(failure: ActionError, hint: string | undefined): ActionError {
   const { code, index, type, selector, message } = failure;
-  const noMatch = selector !== undefined && NO_MATCH_REASONS.some((reason) => message.includes(reason));
-  if (hint === undefined || !noMatch) return failure;
-  return new ActionError(code, `${message}. ${hint}`, { index: index!, type: type!, selector, cause: failure.cause });
+  if (hint === undefined || !failure.noMatch) return failure;
+  const options = { index: index!, type: type!, selector, cause: failure.cause, noMatch: true };
+  return new ActionError(code, `${message}. ${hint}`, options);
 }
 
 /**
@@ -214,6 +212,7 @@ async function withEvidence(
     ...(failure.selector === undefined ? {} : { selector: failure.selector }),
     cause: failure.cause,
     details,
+    noMatch: failure.noMatch === true,
   });
 }
 

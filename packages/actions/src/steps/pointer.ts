@@ -19,6 +19,9 @@ interface PageElement {
  * action's error.
  */
 export class NoMatchError extends Error {
+  /** The URL of an iframe the selector matches in, when one does: actions reach only the page itself. */
+  readonly frameUrl: string | undefined;
+
   constructor(frameUrl?: string, waited = false) {
     const none = waited ? 'matched before the time ran out' : 'matches the selector';
     super(
@@ -28,6 +31,7 @@ export class NoMatchError extends Error {
             "reach only the page itself (open the frame's URL instead)",
     );
     this.name = 'NoMatchError';
+    this.frameUrl = frameUrl;
   }
 }
 
