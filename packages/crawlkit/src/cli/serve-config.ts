@@ -34,11 +34,14 @@ const llmFileSchema = z.strictObject({
 
 const proxyListSchema = z.array(z.string().url());
 
+/** What an API key is, wherever it is given (the settings file, the flag, the variable, the key file). */
+export const API_KEY_RULE = 'a key is one word, with no spaces';
+
 /** `crawlkit.config.json`. Every field is optional. */
 export const serveFileSchema = z.strictObject({
   port: z.number().int().min(0).max(65_535).optional(),
   host: z.string().min(1).optional(),
-  apiKeys: z.array(z.string().min(1)).optional(),
+  apiKeys: z.array(z.string().regex(/^\S+$/, API_KEY_RULE)).optional(),
   keysShareJobs: z.boolean().optional(),
   creditLimit: z.number().int().min(0).optional(),
   queueLimit: z.number().int().positive().optional(),
