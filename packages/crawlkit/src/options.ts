@@ -28,6 +28,7 @@ import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './l
 import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
 import { refuseEngines, storeOptionSchema } from './extension-options.js';
+import { DEFAULT_STORE_DIR } from './store-dir.js';
 import { WEBHOOK_TIMEOUT_MS, type DeliverySettings } from './webhooks/dispatcher-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
@@ -289,7 +290,7 @@ export const PARSE_FILE_LIMIT = 50 * 1024 * 1024;
 
 /** The one check of `CrawlkitOptions`: strict at every level crawlkit owns, so a misspelt key is named. */
 const optionsSchema = z.strictObject({
-  storeDir: z.string().min(1).default('./.crawlkit'),
+  storeDir: z.string().min(1).default(DEFAULT_STORE_DIR),
   store: storeOptionSchema.optional(),
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect()').optional(),
   engine: z.enum(['auto', 'http', 'browser', 'replay']).default('auto'),
