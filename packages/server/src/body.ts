@@ -52,7 +52,8 @@ function isPlainJson(text: string): boolean {
 /**
  * How the server reads bodies: JSON whatever the `Content-Type` (`curl -d` sends form-urlencoded), an empty body as
  * `{}` (upstream's reading: the Python SDK cancels with `Content-Type: application/json` and no body), multipart
- * only for `PARSE_ROUTE` (which reads it itself; any other route answers 400 saying to send JSON), nesting past `MAX_JSON_DEPTH` refused 400.
+ * only for `PARSE_ROUTE` (which reads it itself; any other route answers 400 saying to send JSON), nesting past
+ * `MAX_JSON_DEPTH` refused 400.
  * A body must arrive within `bodyTimeoutMs` of the headers, else 408 and the connection closes.
  */
 export function registerBodyParsing(app: FastifyInstance, bodyTimeoutMs: number): void {

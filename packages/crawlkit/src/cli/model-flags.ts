@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 
-/** The model taken on the OpenAI API when none is named (`resolveLlmSettings`); a self-hosted server needs one named. */
+/** The model taken on the OpenAI API when none is named (`resolveLlmSettings`); a self-hosted server names one. */
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 
 /** Help of `--model`, shared by the commands that run pages and those that answer callers (`serve`, `mcp`). */
