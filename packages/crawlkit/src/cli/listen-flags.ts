@@ -10,7 +10,7 @@ import { CliError } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import { MODEL_BASE_URL_FLAG_HELP, MODEL_FLAG_HELP } from './model-flags.js';
 import { addProviderFlags, type ProviderFlags } from './search-provider.js';
-import { API_KEY_RULE, type ServeConfigFlags, type ServeFile } from './serve-config.js';
+import type { ServeConfigFlags, ServeFile } from './serve-config.js';
 
 /**
  * The flags of the commands that answer callers (`serve`, `mcp --http`): where they listen, who may call, within which
@@ -106,6 +106,12 @@ export function listenLimits(
     ...(bodyLimit !== undefined ? { bodyLimit } : {}),
   };
 }
+
+/**
+ * What an API key is, wherever it is given (the flag, the variable, the key file, the settings file's schema). Here,
+ * not in serve-config.ts, which the help of every command would then load (zod).
+ */
+export const API_KEY_RULE = 'a key is one word, with no spaces';
 
 /**
  * The keys in `text`, separated by commas or line breaks. A key file (`comments`) also takes `#` comment lines, as

@@ -14,6 +14,7 @@ import { searchProviderSchema } from '../search/options.js';
 import { CONFIG_FILE } from './config-file.js';
 import { CliError } from './errors.js';
 import { integerFlag } from './integer-flag.js';
+import { API_KEY_RULE } from './listen-flags.js';
 import { OPENAI_DEFAULT_MODEL } from './model-flags.js';
 import { proxyFromEnv } from './proxy-env.js';
 
@@ -34,9 +35,6 @@ const llmFileSchema = z.strictObject({
 });
 
 const proxyListSchema = z.array(z.string().url());
-
-/** What an API key is, wherever it is given (the settings file, the flag, the variable, the key file). */
-export const API_KEY_RULE = 'a key is one word, with no spaces';
 
 /** `crawlkit.config.json`. Every field is optional. */
 export const serveFileSchema = z.strictObject({
