@@ -5,6 +5,8 @@
  */
 import type { Command } from 'commander';
 
+import { LISTENER_DEFAULTS } from '@crawlkit/options/listener-options';
+
 import { CONFIG_FILE } from './config-file.js';
 import { addListenFlags } from './listen-flags.js';
 import { addLogFormatFlag } from './log-flags.js';
@@ -13,7 +15,7 @@ import { addRedisFlags } from './redis-flags.js';
 import { addProviderFlags } from './search-provider.js';
 
 /** The port of `crawlkit serve` when none is given. */
-export const SERVE_PORT = 3002;
+export const SERVE_PORT = LISTENER_DEFAULTS.port;
 /** The port of `crawlkit mcp --http` when none is given. */
 export const MCP_PORT = 3003;
 
@@ -81,11 +83,11 @@ export function addServeFlags(command: Command): Command {
     )
     .option(
       '--body-timeout <ms>',
-      "time a request's headers, and then its body, may take to arrive, then 408 (default 30000)",
+      `time a request's headers, and then its body, may take to arrive, then 408 (default ${LISTENER_DEFAULTS.bodyTimeoutMs})`,
     )
     .option(
       '--close-timeout <ms>',
-      'on SIGTERM, how long requests in progress may finish before they are aborted (default 30000; below your stop grace period)',
+      `on SIGTERM, how long requests in progress may finish before they are aborted (default ${LISTENER_DEFAULTS.closeTimeoutMs}; below your stop grace period)`,
     )
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
     .option('--ready-min-free <MiB>', READY_MIN_FREE_HELP)

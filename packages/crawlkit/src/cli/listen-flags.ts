@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import type { ListenerOptions } from '@crawlkit/options';
+import { LISTENER_DEFAULTS } from '@crawlkit/options/listener-options';
 import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
@@ -55,7 +56,7 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
     .option(
       '--host <host>',
       http(
-        `interface to listen on (default 127.0.0.1; any other needs an API key)${usage.addressFromEnv ? '; env CRAWLKIT_HOST or HOST' : ''}`,
+        `interface to listen on (default ${LISTENER_DEFAULTS.host}; any other needs an API key)${usage.addressFromEnv ? '; env CRAWLKIT_HOST or HOST' : ''}`,
       ),
     )
     .option(
@@ -87,8 +88,11 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
       '--credit-limit <n>',
       'credits each API key (or a keyless server) may spend, then refused (default: no limit)',
     )
-    .option('--queue-limit <n>', 'scrape/map/search calls in progress at once per API key, then refused (default 1024)')
-    .option('--body-limit <bytes>', http('largest request body, then 413 (default 10485760)'));
+    .option(
+      '--queue-limit <n>',
+      `scrape/map/search calls in progress at once per API key, then refused (default ${LISTENER_DEFAULTS.queueLimit})`,
+    )
+    .option('--body-limit <bytes>', http(`largest request body, then 413 (default ${LISTENER_DEFAULTS.bodyLimit})`));
   return addProviderFlags(command);
 }
 
