@@ -1,14 +1,16 @@
 /**
- * `serve --help` says the defaults the server takes (qa47b's Left, the brief of b53: one home for each default). The
- * listener's (port, host, body limit, queue limit, the body and close time-outs) were literals in the CLI's help and
- * again in `@crawlkit/server`'s schema; both read `LISTENER_DEFAULTS` now. The server resolved with no options is the
- * truth the help is held to.
+ * `serve --help` says the defaults the server and the engine take (qa47b's Left, the brief of b53: one home for each
+ * default). The listener's (port, host, body limit, queue limit, the body and close time-outs) were literals in the
+ * CLI's help and again in `@crawlkit/server`'s schema, the engine's (store, concurrency, parse file limit, job TTL,
+ * resume scan) in the help and `options.ts`; they read `LISTENER_DEFAULTS` and `ENGINE_DEFAULTS` now. The server
+ * and the engine resolved with no options are the truth the help is held to.
  */
 import { resolveServerOptions } from '@crawlkit/server';
 import { Crawlkit } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
 
 import { createProgram } from '../packages/crawlkit/src/cli/program.ts';
+import { resolveOptions } from '../packages/crawlkit/src/options.ts';
 
 describe('serve --help', () => {
   it('says the defaults the server takes when none is given', async () => {
@@ -24,8 +26,15 @@ describe('serve --help', () => {
       expect(help('--queue-limit')).toContain(`(default ${taken.queueLimit})`);
       expect(help('--body-timeout')).toContain(`(default ${taken.bodyTimeoutMs})`);
       expect(help('--close-timeout')).toContain(`(default ${taken.closeTimeoutMs};`);
+      expect(help('--parse-file-limit')).toContain(`(default ${taken.parseFileLimit})`);
     } finally {
       await crawlkit.close();
     }
+    // The engine's, as `new Crawlkit()` resolves them.
+    const engine = resolveOptions({});
+    expect(help('--store')).toContain(`(default ${engine.storeDir})`);
+    expect(help('--concurrency')).toContain(`(default ${engine.concurrency})`);
+    expect(help('--job-ttl')).toContain(`(default ${engine.jobResultTtlMs}:`);
+    expect(help('--resume-scan')).toContain(`(default ${engine.resumeScanMs})`);
   });
 });

@@ -313,9 +313,9 @@ describe('start-up loads only what a call needs', () => {
         (u) =>
           /\/node_modules\/(zod|undici|piscina|cli-progress)\//.test(u) ||
           /\/packages\/(fetcher|store|extractor|documents|frontier|actions|server|mcp|redis)\/(src|dist)\//.test(u) ||
-          // store-dir: the one constant of the store's default, which the help of --store reads
+          // engine-defaults: the constants of the engine's defaults, which the help reads
           (/\/packages\/crawlkit\/(src|dist)\//.test(u) &&
-            !/\/crawlkit\/(src|dist)\/(cli\/|cli\.[jt]s$|requirements\.[jt]s$|errors\.[jt]s$|error-codes|store-dir\.[jt]s$)/.test(
+            !/\/crawlkit\/(src|dist)\/(cli\/|cli\.[jt]s$|requirements\.[jt]s$|errors\.[jt]s$|error-codes|engine-defaults\.[jt]s$)/.test(
               u,
             )),
       );

@@ -1,4 +1,4 @@
-import { DEFAULT_STORE_DIR } from '../store-dir.js';
+import { ENGINE_DEFAULTS } from '../engine-defaults.js';
 import type { CrawlChange } from '../v2/types.js';
 import type { CommandContext } from './context.js';
 
@@ -42,6 +42,6 @@ export function noteForgottenHistory(ctx: CommandContext): void {
   if (!ctx.inMemory) return;
   ctx.note(
     'note: --store memory keeps no change history: the next run is all new again; give a store directory ' +
-      `(--store DIR, default ${DEFAULT_STORE_DIR}) to compare with this one`,
+      `(--store DIR, default ${ENGINE_DEFAULTS.storeDir}) to compare with this one`,
   );
 }

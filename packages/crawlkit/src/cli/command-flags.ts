@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 
 import { LISTENER_DEFAULTS } from '@crawlkit/options/listener-options';
 
+import { ENGINE_DEFAULTS } from '../engine-defaults.js';
 import { CONFIG_FILE } from './config-file.js';
 import { addListenFlags } from './listen-flags.js';
 import { addLogFormatFlag } from './log-flags.js';
@@ -38,7 +39,7 @@ export function addParseFlags(command: Command): Command {
     .option('--timeout <ms>', 'time the parse may take (default 60000)')
     .option(
       '--parse-file-limit <bytes>',
-      'largest file parsed, then PAYLOAD_TOO_LARGE before any work (default 52428800)',
+      `largest file parsed, then PAYLOAD_TOO_LARGE before any work (default ${ENGINE_DEFAULTS.parseFileLimit})`,
     )
     .option('--body <file>', 'parse options as a JSON object (flags override it); - reads stdin');
 }
@@ -89,15 +90,18 @@ export function addServeFlags(command: Command): Command {
       '--close-timeout <ms>',
       `on SIGTERM, how long requests in progress may finish before they are aborted (default ${LISTENER_DEFAULTS.closeTimeoutMs}; below your stop grace period)`,
     )
-    .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
+    .option(
+      '--parse-file-limit <bytes>',
+      `largest file POST /v2/parse takes, then 413 (default ${ENGINE_DEFAULTS.parseFileLimit})`,
+    )
     .option('--ready-min-free <MiB>', READY_MIN_FREE_HELP)
     .option(
       '--job-ttl <ms>',
-      "how long a job's results (crawls, batches, kept scrapes) stay after it ends, then deleted (default 86400000: 24 h)",
+      `how long a job's results (crawls, batches, kept scrapes) stay after it ends, then deleted (default ${ENGINE_DEFAULTS.jobResultTtlMs}: 24 h)`,
     )
     .option(
       '--resume-scan <ms>',
-      'how often to look for jobs a dead process on the store left, and take them over (default 10000)',
+      `how often to look for jobs a dead process on the store left, and take them over (default ${ENGINE_DEFAULTS.resumeScanMs})`,
     );
 }
 
@@ -123,7 +127,7 @@ export function addMcpFlags(command: Command): Command {
   );
   command.option(
     '--parse-file-limit <bytes>',
-    'largest file firecrawl_parse reads and the engine parses (default 52428800)',
+    `largest file firecrawl_parse reads and the engine parses (default ${ENGINE_DEFAULTS.parseFileLimit})`,
   );
   command.option(
     '--ready-min-free <MiB>',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_STORE_DIR } from '../store-dir.js';
+import { ENGINE_DEFAULTS } from '../engine-defaults.js';
 import { CommandContext } from './context.js';
 import { OPENAI_DEFAULT_MODEL } from './model-flags.js';
 import { createProgram } from './program.js';
@@ -39,7 +39,7 @@ describe('serve --help', () => {
     try {
       const taken = new CommandContext(io, {}, new AbortController().signal).storeDir;
       expect(help('--store')).toContain(`(default ${taken})`);
-      expect(taken).toBe(DEFAULT_STORE_DIR);
+      expect(taken).toBe(ENGINE_DEFAULTS.storeDir);
     } finally {
       if (saved !== undefined) process.env.CRAWLKIT_STORE = saved;
     }
