@@ -5,6 +5,7 @@
  * resume scan) in the help and `options.ts`; they read `LISTENER_DEFAULTS` and `ENGINE_DEFAULTS` now. The server
  * and the engine resolved with no options are the truth the help is held to.
  */
+import { LISTENER_DEFAULTS } from '@crawlkit/options';
 import { resolveServerOptions } from '@crawlkit/server';
 import { Crawlkit } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +28,9 @@ describe('serve --help', () => {
       expect(help('--body-timeout')).toContain(`(default ${taken.bodyTimeoutMs})`);
       expect(help('--close-timeout')).toContain(`(default ${taken.closeTimeoutMs};`);
       expect(help('--parse-file-limit')).toContain(`(default ${taken.parseFileLimit})`);
+      // Unset, the server asks the store for LISTENER_DEFAULTS.readyMinFreeMb (or an eighth of its room when less).
+      expect(taken.readyMinFreeMb).toBeUndefined();
+      expect(help('--ready-min-free')).toContain(`(default ${LISTENER_DEFAULTS.readyMinFreeMb}, or an eighth`);
     } finally {
       await crawlkit.close();
     }

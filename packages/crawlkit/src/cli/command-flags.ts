@@ -108,7 +108,7 @@ export function addServeFlags(command: Command): Command {
 /** The help of serve's `--ready-min-free`. */
 const READY_MIN_FREE_HELP =
   "room the store must have left (its disk, Redis's maxmemory) for /ready to answer ready and new crawls and " +
-  "batches to be taken, else 503 STORE_FULL (default 64, or an eighth of the store's size when less; 0: no check)";
+  `batches to be taken, else 503 STORE_FULL (default ${LISTENER_DEFAULTS.readyMinFreeMb}, or an eighth of the store's size when less; 0: no check)`;
 
 /** Adds the `mcp` options to its command. */
 export function addMcpFlags(command: Command): Command {
@@ -132,7 +132,7 @@ export function addMcpFlags(command: Command): Command {
   command.option(
     '--ready-min-free <MiB>',
     "room the store must have left (its disk, Redis's maxmemory) for firecrawl_crawl, firecrawl_batch_scrape and " +
-      'firecrawl_monitor_run to start a job, else a STORE_FULL tool error (default 64, or an eighth of the store when ' +
+      `firecrawl_monitor_run to start a job, else a STORE_FULL tool error (default ${LISTENER_DEFAULTS.readyMinFreeMb}, or an eighth of the store when ` +
       'less; 0: no check)',
   );
   return addListenFlags(command, { port: MCP_PORT, httpOnly: 'with --http' });
