@@ -12,7 +12,7 @@ export const LISTENER_DEFAULTS = {
   queueLimit: 1024,
   bodyTimeoutMs: 30_000,
   closeTimeoutMs: 30_000,
-  /** The room `/ready` requires of a store, in MiB (a few hundred of the largest pages), or an eighth of it when less. */
+  /** The room `/ready` requires of a store, in MiB (a few hundred of the largest pages; an eighth of it when less). */
   readyMinFreeMb: 64,
 } as const;
 
