@@ -57,6 +57,9 @@ export default defineConfig({
       '@crawlkit/options/within-budget': fileURLToPath(
         new URL('./packages/options/src/within-budget.ts', import.meta.url),
       ),
+      '@crawlkit/options/listener-options': fileURLToPath(
+        new URL('./packages/options/src/listener-options.ts', import.meta.url),
+      ),
       '@crawlkit/options': src('options'),
       '@crawlkit/actions/capture-url': fileURLToPath(new URL('./packages/actions/src/capture-url.ts', import.meta.url)),
       '@crawlkit/actions/schema': fileURLToPath(new URL('./packages/actions/src/schema.ts', import.meta.url)),

@@ -375,11 +375,43 @@ describe('proxies and the settings file', () => {
     const gone = await runCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: missing } });
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain(`Cannot read the keys of CRAWLKIT_API_KEY_FILE (${missing}): ENOENT`);
-    // A comment line is blamed on the file and its line, not on --api-key (the server's check sees the merged list).
-    writeFileSync(secret, 'fc-file-one\n# the team key\n');
-    const comment = await runCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: secret } });
-    expect(comment.code).toBe(2);
-    expect(comment.stderr).toContain(`CRAWLKIT_API_KEY_FILE (${secret}), line 2: a key has no spaces`);
-    expect(comment.stderr).not.toContain('--api-key');
+    // `#` comment lines and blank lines are skipped, as in many secret files.
+    writeFileSync(secret, '# the team key\nfc-file-one\n\n  # rotated 2026-12\nfc-file-two\n');
+    const commented = await serve([], { CRAWLKIT_API_KEY_FILE: secret });
+    try {
+      for (const key of ['fc-file-one', 'fc-file-two']) {
+        const answer = await fetch(`${commented.url}/v2/team/queue-status`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(answer.status).toBe(200);
+      }
+    } finally {
+      await commented.stop();
+    }
+    // A line with a space is blamed on the file and its line, not on --api-key (the server's check sees the merged list).
+    writeFileSync(secret, 'fc-file-one\nthe team key\n');
+    const spaced = await runCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: secret } });
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toContain(`CRAWLKIT_API_KEY_FILE (${secret}), line 2: a key is one word, with no spaces`);
+    expect(spaced.stderr).not.toContain('--api-key');
+  });
+
+  it('names the flag, the variable or the settings file of a bad key', async () => {
+    const flag = await runCli(['serve', '--port', '0', '--api-key', 'fc-good', '--api-key', 'fc bad'], { cwd: dir });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--api-key (the 2nd given): a key is one word, with no spaces; got "fc bad"');
+    const empty = await runCli(['serve', '--port', '0', '--api-key', ''], { cwd: dir });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--api-key: a key is one word, with no spaces; got an empty one');
+    const variable = await runCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY: 'fc-a,fc b' } });
+    expect(variable.code).toBe(2);
+    expect(variable.stderr).toContain('CRAWLKIT_API_KEY, line 1: a key is one word, with no spaces');
+    const settings = join(dir, 'bad-key-settings.json');
+    writeFileSync(settings, JSON.stringify({ apiKeys: ['fc-ok', 'fc not ok'] }));
+    const file = await runCli(['serve', '--port', '0', '--config', settings], { cwd: dir });
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain(settings);
+    expect(file.stderr).toContain('a key is one word, with no spaces');
+    expect(file.stderr).not.toContain('--api-key');
   });
 });

@@ -100,6 +100,26 @@ describe('bodies and routes', () => {
     );
   });
 
+  it('tells a multipart form sent to a JSON route to send JSON; /v2/parse still takes one', async () => {
+    // `curl -F url=…`: a multipart form, which only /v2/parse reads.
+    const form = new FormData();
+    form.set('url', stack.page('/docs/getting-started.html'));
+    const scrape = await fetch(`${base}/v2/scrape`, { method: 'POST', body: form, headers: auth });
+    const answer = (await scrape.json()) as { code: string; error: string };
+    expect(scrape.status).toBe(400);
+    expect(answer.code).toBe('BAD_REQUEST_INVALID_JSON');
+    expect(answer.error).toBe(
+      'Bad request: the body is a multipart form (multipart/form-data), which POST /v2/scrape does not read: send ' +
+        `one JSON object such as '{"url":"https://…"}' with Content-Type: application/json (only POST /v2/parse ` +
+        'takes an upload).',
+    );
+    const upload = new FormData();
+    upload.set('file', new Blob(['<html><body><p>uploaded</p></body></html>'], { type: 'text/html' }), 'a.html');
+    const parsed = await fetch(`${base}/v2/parse`, { method: 'POST', body: upload, headers: auth });
+    expect(parsed.status).toBe(200);
+    expect(((await parsed.json()) as { data: { markdown: string } }).data.markdown).toContain('uploaded');
+  });
+
   it('reads a body with a UTF-8 BOM; tells a __proto__ key and a compressed body as what they are', async () => {
     const url = stack.page('/docs/getting-started.html');
     const bom = await call(base, 'POST', '/v2/scrape', { raw: `\ufeff${JSON.stringify({ url })}`, headers: auth });

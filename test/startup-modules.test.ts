@@ -313,8 +313,11 @@ describe('start-up loads only what a call needs', () => {
         (u) =>
           /\/node_modules\/(zod|undici|piscina|cli-progress)\//.test(u) ||
           /\/packages\/(fetcher|store|extractor|documents|frontier|actions|server|mcp|redis)\/(src|dist)\//.test(u) ||
+          // engine-defaults: the constants of the engine's defaults, which the help reads
           (/\/packages\/crawlkit\/(src|dist)\//.test(u) &&
-            !/\/crawlkit\/(src|dist)\/(cli\/|cli\.[jt]s$|requirements\.[jt]s$|errors\.[jt]s$|error-codes)/.test(u)),
+            !/\/crawlkit\/(src|dist)\/(cli\/|cli\.[jt]s$|requirements\.[jt]s$|errors\.[jt]s$|error-codes|engine-defaults\.[jt]s$)/.test(
+              u,
+            )),
       );
     const version = await loadedByCli('--version');
     expect(version.output).toMatch(/^\d+\.\d+\.\d+\n$/);

@@ -28,6 +28,7 @@ import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './l
 import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
 import { refuseEngines, storeOptionSchema } from './extension-options.js';
+import { ENGINE_DEFAULTS } from './engine-defaults.js';
 import { WEBHOOK_TIMEOUT_MS, type DeliverySettings } from './webhooks/dispatcher-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
@@ -286,17 +287,17 @@ export interface ResolvedOptions {
 
 const DEFAULT_WORKER_MEMORY_MB = 1024;
 /** The default largest file of `parse()`, the CLI's `parse` and the HTTP server's `POST /v2/parse`: 50 MiB. */
-export const PARSE_FILE_LIMIT = 50 * 1024 * 1024;
+export const PARSE_FILE_LIMIT = ENGINE_DEFAULTS.parseFileLimit;
 
 /** The one check of `CrawlkitOptions`: strict at every level crawlkit owns, so a misspelt key is named. */
 const optionsSchema = z.strictObject({
-  storeDir: z.string().min(1).default('./.crawlkit'),
+  storeDir: z.string().min(1).default(ENGINE_DEFAULTS.storeDir),
   store: storeOptionSchema.optional(),
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect()').optional(),
   engine: z.enum(['auto', 'http', 'browser', 'replay']).default('auto'),
   replay: z.strictObject({ files: z.array(z.string().min(1)).min(1) }).optional(),
   engineLearning: engineLearningSchema,
-  concurrency: positiveInt.default(16),
+  concurrency: positiveInt.default(ENGINE_DEFAULTS.concurrency),
   timeoutMs: positiveInt.default(DEFAULT_TIMEOUT_MS),
   robotsTimeoutMs: positiveInt.default(10_000),
   extractionBudgetMs: positiveInt.default(10_000),
@@ -325,11 +326,11 @@ const optionsSchema = z.strictObject({
     })
     .prefault({}),
   resumeJobs: z.boolean().default(false),
-  resumeScanMs: positiveInt.default(10_000),
+  resumeScanMs: positiveInt.default(ENGINE_DEFAULTS.resumeScanMs),
   runSchedules: z.boolean().default(false),
   persistSecrets: z.boolean().default(true),
   cache: z.strictObject({ maxBytes: positiveInt.default(1024 ** 3) }).prefault({}),
-  jobResultTtlMs: positiveInt.default(86_400_000),
+  jobResultTtlMs: positiveInt.default(ENGINE_DEFAULTS.jobResultTtlMs),
   jobs: jobLimitsSchema,
   search: searchOptionsSchema.default({}),
   logger: loggerSchema.optional(),

@@ -26,6 +26,7 @@ export {
 } from './policy/index.js';
 export type { UrlPolicy } from './policy/index.js';
 export { envProxyFor } from './env-proxy.js';
+export { MAX_TIMER_MS } from './timer-limit.js';
 export { FetchError, isFetchError } from './errors.js';
 export type { FetchErrorCode, FetchErrorOptions } from './errors.js';
 

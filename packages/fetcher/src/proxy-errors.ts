@@ -18,6 +18,11 @@ export function proxyName(proxy: string): string {
   }
 }
 
+/** A connection through the user's proxy that failed after it was made, `detail` saying how. Both engines say it. */
+export function proxyConnectionMessage(proxy: string, detail: string): string {
+  return `Connection through the proxy ${proxyName(proxy)} failed: ${detail}`;
+}
+
 function hasCredentials(proxy: string): boolean {
   try {
     const url = new URL(proxy);

@@ -4,5 +4,6 @@ export { optionIssuesMessage, parseOptions } from './parse-options.js';
 export { functionOption, isObject, membersLacking, nonNegativeInt, objectWith, positiveInt } from './shapes.js';
 export type { Same } from './shapes.js';
 export { lazyModule } from './lazy-module.js';
+export { LISTENER_DEFAULTS } from './listener-options.js';
 export type { CorsSetting, ListenerOptions } from './listener-options.js';
 export { isProcessGone } from './process-gone.js';

@@ -2,6 +2,21 @@
 export type CorsSetting = 'loopback' | '*' | false | readonly string[];
 
 /**
+ * The defaults of a listener of the v2 API (`@crawlkit/server`'s schema, which `@crawlkit/mcp`'s HTTP transport reads
+ * too), in one place: the server takes them and the CLI's `serve --help` says them.
+ */
+export const LISTENER_DEFAULTS = {
+  port: 3002,
+  host: '127.0.0.1',
+  bodyLimit: 10 * 1024 * 1024,
+  queueLimit: 1024,
+  bodyTimeoutMs: 30_000,
+  closeTimeoutMs: 30_000,
+  /** The room `/ready` requires of a store, in MiB (a few hundred of the largest pages; an eighth of it when less). */
+  readyMinFreeMb: 64,
+} as const;
+
+/**
  * Where a listener of the v2 API (`@crawlkit/server`'s `startServer`, `@crawlkit/mcp`'s HTTP transport) listens, who
  * may call it and within which limits. One home for these settings: the CLI's `serve` and `mcp` pass them through.
  */

@@ -4,6 +4,10 @@
  * was logged `UNKNOWN_ERROR`. A body a route wrote by hand with a `code` field, not sent as a v2 error, is not read
  * for one. A real Fastify app, answered with `inject`.
  */
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 
@@ -28,6 +32,55 @@ describe('the access line of a 5xx answer', () => {
         expect.stringMatching(/^error GET \/long 500 \d+ ms 127\.0\.0\.1 STORE_IO$/),
         expect.stringMatching(/^error GET \/by-hand 500 \d+ ms 127\.0\.0\.1 UNKNOWN_ERROR$/),
       ]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('a request whose client went away', () => {
+  it('gets a 499 line saying the client closed the connection, with the time it ran and no key', async () => {
+    const lines: string[] = [];
+    const fields: object[] = [];
+    const record = (level: string) => (msg: string, meta?: object) => {
+      lines.push(`${level} ${msg}`);
+      if (meta) fields.push(meta);
+    };
+    const logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
+    const app = Fastify({ logger: false });
+    registerAccessLog(app, logger, () => 'key-0123abcd');
+    let ended!: () => void;
+    const gone = new Promise<void>((resolve) => (ended = resolve));
+    app.post('/v2/scrape', async (_request, reply) => {
+      // a scrape still running when the client leaves; it answers once its signal would have stopped it
+      await new Promise<void>((resolve) => reply.raw.once('close', () => resolve()));
+      ended();
+      return { success: false };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = app.server.address() as AddressInfo;
+      const client = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v2/scrape?secret=q',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer fc-secret-key' },
+      });
+      client.on('error', () => {});
+      client.end(JSON.stringify({ url: 'http://a.test/' }));
+      await sleep(300);
+      client.destroy();
+      await gone;
+      await sleep(50);
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^info POST \/v2\/scrape 499 \d+ ms 127\.0\.0\.1 key-0123abcd client closed the connection$/,
+        ),
+      ]);
+      expect(Number(/ 499 (\d+) ms/.exec(lines[0]!)![1])).toBeGreaterThanOrEqual(250);
+      expect(fields[0]).toMatchObject({ method: 'POST', path: '/v2/scrape', status: 499, closed: 'client' });
+      expect(JSON.stringify([lines, fields])).not.toMatch(/fc-secret-key|secret=q/);
     } finally {
       await app.close();
     }

@@ -4,6 +4,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HEALTH_PATHS } from './health-routes.js';
 import { errorCodeOf } from './respond.js';
 
+/** The status an access line gives a request whose client closed the connection before the answer (nginx's). */
+const CLIENT_CLOSED = 499;
+const CLIENT_CLOSED_TEXT = 'client closed the connection';
+
 /** Longest path written: a client can send any, and a log line is not a place for megabytes. */
 const MAX_PATH = 200;
 /**
@@ -13,36 +17,55 @@ const MAX_PATH = 200;
  * (`{ method, path, status, ms, ip, tenant?, code? }`). Levels: `info`; a 5xx answer `error` with its v2 error code
  * last on the line (`… 500 3 ms 127.0.0.1 STORE_IO`), a 503 (store full, stopping: "not now") `warn`; probes
  * `debug`, whatever they answer, so a balancer polling every second does not fill the log (`/ready` logs a change of
- * its answer once: `readinessLog`). Nothing of the body or the
- * headers is written: they carry page headers, cookies and keys.
+ * its answer once: `readinessLog`). A request whose client closed the connection before its answer gets one line when
+ * it went away, at `info`, status 499 (nginx's "client closed request") and the time it had run:
+ * `POST /v2/scrape 499 512 ms 127.0.0.1 key-1a2b… client closed the connection` (fields: `closed: 'client'`).
+ * Nothing of the body or the headers is written: they carry page headers, cookies and keys.
  */
 export function registerAccessLog(
   app: FastifyInstance,
   logger: Logger,
   tenantOf: (request: FastifyRequest) => string | undefined,
 ): void {
-  app.addHook('onResponse', async (request, reply) => {
+  const closed = new WeakSet<FastifyRequest>();
+  const describe = (request: FastifyRequest, status: number, ms: number, code?: string, ip = request.ip) => {
     const raw = request.url.split('?', 1)[0] ?? '';
     const path = raw.length > MAX_PATH ? `${raw.slice(0, MAX_PATH)}…` : raw;
     const tenant = tenantOf(request);
-    const status = reply.statusCode;
-    const ms = Math.round(reply.elapsedTime);
-    const code = status >= 500 ? (errorCodeOf(reply) ?? 'UNKNOWN_ERROR') : undefined;
     const line =
-      `${request.method} ${path} ${status} ${ms} ms ${request.ip}${tenant ? ` ${tenant}` : ''}` +
-      `${code ? ` ${code}` : ''}`;
+      `${request.method} ${path} ${status} ${ms} ms ${ip}${tenant ? ` ${tenant}` : ''}` + `${code ? ` ${code}` : ''}`;
     const fields = {
       method: request.method,
       path,
       status,
       ms,
-      ip: request.ip,
+      ip,
       ...(tenant ? { tenant } : {}),
       ...(code ? { code } : {}),
     };
+    return { line, fields };
+  };
+  app.addHook('onResponse', async (request, reply) => {
+    if (closed.has(request)) return;
+    const status = reply.statusCode;
+    const code = status >= 500 ? (errorCodeOf(reply) ?? 'UNKNOWN_ERROR') : undefined;
+    const { line, fields } = describe(request, status, Math.round(reply.elapsedTime), code);
     if (HEALTH_PATHS.has(request.routeOptions.url ?? '')) logger.debug(line, fields);
     else if (status === 503) logger.warn(line, fields);
     else if (status >= 500) logger.error(line, fields);
     else logger.info(line, fields);
+  });
+  // The client went away before the answer (its work is stopped by the call's signal): said, not silent. Read on the
+  // response's close, as the call's signal is: Fastify's onRequestAbort misses a client that sent its whole body.
+  app.addHook('onRequest', async (request, reply) => {
+    const ip = request.ip; // read now: the socket's address is gone once it closed
+    reply.raw.once('close', () => {
+      if (reply.raw.writableEnded) return;
+      closed.add(request);
+      const { line, fields } = describe(request, CLIENT_CLOSED, Math.round(reply.elapsedTime), undefined, ip);
+      const said = [`${line} ${CLIENT_CLOSED_TEXT}`, { ...fields, closed: 'client' }] as const;
+      if (HEALTH_PATHS.has(request.routeOptions.url ?? '')) logger.debug(...said);
+      else logger.info(...said);
+    });
   });
 }

@@ -3,6 +3,9 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 
 import { v2Error } from './respond.js';
 
+/** The one route that takes a multipart upload (`parse-route.ts`). */
+export const PARSE_ROUTE = '/v2/parse';
+
 /**
  * JSON nesting the server reads: far beyond any v2 body (a json format's schema nests a dozen levels), far below
  * what a recursive reader of the value can take (10,000 levels overflowed the stack: a 500).
@@ -49,13 +52,23 @@ function isPlainJson(text: string): boolean {
 /**
  * How the server reads bodies: JSON whatever the `Content-Type` (`curl -d` sends form-urlencoded), an empty body as
  * `{}` (upstream's reading: the Python SDK cancels with `Content-Type: application/json` and no body), multipart
- * not at all (the route answers its own error, as for a missing body), nesting past `MAX_JSON_DEPTH` refused 400.
+ * only for `PARSE_ROUTE` (which reads it itself; any other route answers 400 saying to send JSON), nesting past
+ * `MAX_JSON_DEPTH` refused 400.
  * A body must arrive within `bodyTimeoutMs` of the headers, else 408 and the connection closes.
  */
 export function registerBodyParsing(app: FastifyInstance, bodyTimeoutMs: number): void {
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^multipart\//i, { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+  app.addContentTypeParser(/^multipart\//i, { parseAs: 'buffer' }, (request, _body, done) => {
+    // POST /v2/parse reads multipart/form-data itself and says what else it wants; every other route reads JSON only.
+    if (request.routeOptions.url === PARSE_ROUTE) return done(null, undefined);
+    const type = request.headers['content-type']?.split(';')[0]?.trim() ?? 'multipart';
+    const message =
+      `Bad request: the body is a multipart form (${type}), which ${request.method} ${request.routeOptions.url ?? request.url} ` +
+      `does not read: send one JSON object such as '{"url":"https://…"}' with Content-Type: application/json ` +
+      `(only POST ${PARSE_ROUTE} takes an upload).`;
+    done(bodyError(NOT_READ, message, 400), undefined);
+  });
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();

@@ -4,6 +4,7 @@ import { createDebugLogger, loggerSchema, type Crawlkit, type Logger } from 'cra
 
 import {
   InvalidOptionError,
+  LISTENER_DEFAULTS,
   objectWith,
   parseOptions,
   type CorsSetting,
@@ -116,24 +117,24 @@ const origin = z.string().refine(
 /** The one check of `ServerOptions`, strict, with each default in one place. */
 const serverOptionsSchema = z.strictObject({
   crawlkit: objectWith<Crawlkit>('the Crawlkit engine the server answers with', 'scrape()', 'crawl()'),
-  port: int(0, 65_535).default(3002),
-  host: z.string().min(1).default('127.0.0.1'),
+  port: int(0, 65_535).default(LISTENER_DEFAULTS.port),
+  host: z.string().min(1).default(LISTENER_DEFAULTS.host),
   apiKeys: z
     .array(z.string().regex(/^\S+$/, { error: 'Expected a non-empty key without spaces' }))
     .readonly()
     .default([]),
   keysShareJobs: z.boolean().default(false),
-  bodyLimit: int(1).default(10 * 1024 * 1024),
-  bodyTimeoutMs: int(1).default(30_000),
+  bodyLimit: int(1).default(LISTENER_DEFAULTS.bodyLimit),
+  bodyTimeoutMs: int(1).default(LISTENER_DEFAULTS.bodyTimeoutMs),
   cors: z
     .union([z.literal('loopback'), z.literal('*'), z.literal(false), z.array(origin).readonly()], {
       error: "Expected 'loopback', '*', false or a list of origins",
     })
     .default('loopback'),
   parseFileLimit: int(1).optional(),
-  queueLimit: int(1).default(1024),
+  queueLimit: int(1).default(LISTENER_DEFAULTS.queueLimit),
   creditLimit: int(0).optional(),
-  closeTimeoutMs: int(0).default(30_000),
+  closeTimeoutMs: int(0).default(LISTENER_DEFAULTS.closeTimeoutMs),
   readyMinFreeMb: int(0).optional(),
   publicUrl: z
     .string()

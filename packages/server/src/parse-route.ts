@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import { sizeText, type ParseFile } from 'crawlkit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+import { PARSE_ROUTE } from './body.js';
 import { send, v2Error } from './respond.js';
 import type { RouteContext } from './routes.js';
 
@@ -84,7 +85,7 @@ export function registerParseRoute(app: FastifyInstance, ctx: RouteContext): voi
   const limit = ctx.parseFileLimit;
   void app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: limit, files: 1, fields: 8, fieldSize: OPTIONS_LIMIT } });
-    scope.post('/v2/parse', async (request: FastifyRequest, reply: FastifyReply) => {
+    scope.post(PARSE_ROUTE, async (request: FastifyRequest, reply: FastifyReply) => {
       if (!request.isMultipart()) {
         return send(reply, v2Error('BAD_REQUEST', `Bad Request: POST /v2/parse takes an upload: ${SEND}.`));
       }

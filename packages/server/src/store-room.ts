@@ -1,11 +1,10 @@
+import { LISTENER_DEFAULTS } from '@crawlkit/options';
 import type { Crawlkit, ErrorResponse } from 'crawlkit';
 
 import { v2Error } from './respond.js';
 
 const MIB = 1024 * 1024;
 
-/** The room `/ready` requires of a store by default, in MiB: a few hundred of the largest pages. */
-export const READY_MIN_FREE_MB = 64;
 /** By default a store is asked to keep at most this share of its whole room free: a small one is not full when new. */
 const SHARE_OF_TOTAL = 1 / 8;
 
@@ -15,7 +14,7 @@ const SHARE_OF_TOTAL = 1 / 8;
  */
 export function roomRequired(readyMinFreeMb: number | undefined, totalBytes: number | undefined): number {
   if (readyMinFreeMb !== undefined) return readyMinFreeMb * MIB;
-  const byDefault = READY_MIN_FREE_MB * MIB;
+  const byDefault = LISTENER_DEFAULTS.readyMinFreeMb * MIB;
   return totalBytes === undefined ? byDefault : Math.min(byDefault, Math.floor(totalBytes * SHARE_OF_TOTAL));
 }
 

@@ -1,3 +1,4 @@
+import { ENGINE_DEFAULTS } from '../engine-defaults.js';
 import type { CrawlChange } from '../v2/types.js';
 import type { CommandContext } from './context.js';
 
@@ -41,6 +42,6 @@ export function noteForgottenHistory(ctx: CommandContext): void {
   if (!ctx.inMemory) return;
   ctx.note(
     'note: --store memory keeps no change history: the next run is all new again; give a store directory ' +
-      '(--store DIR, default ./.crawlkit) to compare with this one',
+      `(--store DIR, default ${ENGINE_DEFAULTS.storeDir}) to compare with this one`,
   );
 }

@@ -5,6 +5,9 @@
  */
 import type { Command } from 'commander';
 
+import { LISTENER_DEFAULTS } from '@crawlkit/options/listener-options';
+
+import { ENGINE_DEFAULTS } from '../engine-defaults.js';
 import { CONFIG_FILE } from './config-file.js';
 import { addListenFlags } from './listen-flags.js';
 import { addLogFormatFlag } from './log-flags.js';
@@ -13,7 +16,7 @@ import { addRedisFlags } from './redis-flags.js';
 import { addProviderFlags } from './search-provider.js';
 
 /** The port of `crawlkit serve` when none is given. */
-export const SERVE_PORT = 3002;
+export const SERVE_PORT = LISTENER_DEFAULTS.port;
 /** The port of `crawlkit mcp --http` when none is given. */
 export const MCP_PORT = 3003;
 
@@ -36,7 +39,7 @@ export function addParseFlags(command: Command): Command {
     .option('--timeout <ms>', 'time the parse may take (default 60000)')
     .option(
       '--parse-file-limit <bytes>',
-      'largest file parsed, then PAYLOAD_TOO_LARGE before any work (default 52428800)',
+      `largest file parsed, then PAYLOAD_TOO_LARGE before any work (default ${ENGINE_DEFAULTS.parseFileLimit})`,
     )
     .option('--body <file>', 'parse options as a JSON object (flags override it); - reads stdin');
 }
@@ -81,28 +84,31 @@ export function addServeFlags(command: Command): Command {
     )
     .option(
       '--body-timeout <ms>',
-      "time a request's headers, and then its body, may take to arrive, then 408 (default 30000)",
+      `time a request's headers, and then its body, may take to arrive, then 408 (default ${LISTENER_DEFAULTS.bodyTimeoutMs})`,
     )
     .option(
       '--close-timeout <ms>',
-      'on SIGTERM, how long requests in progress may finish before they are aborted (default 30000; below your stop grace period)',
+      `on SIGTERM, how long requests in progress may finish before they are aborted (default ${LISTENER_DEFAULTS.closeTimeoutMs}; below your stop grace period)`,
     )
-    .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
+    .option(
+      '--parse-file-limit <bytes>',
+      `largest file POST /v2/parse takes, then 413 (default ${ENGINE_DEFAULTS.parseFileLimit})`,
+    )
     .option('--ready-min-free <MiB>', READY_MIN_FREE_HELP)
     .option(
       '--job-ttl <ms>',
-      "how long a job's results (crawls, batches, kept scrapes) stay after it ends, then deleted (default 86400000: 24 h)",
+      `how long a job's results (crawls, batches, kept scrapes) stay after it ends, then deleted (default ${ENGINE_DEFAULTS.jobResultTtlMs}: 24 h)`,
     )
     .option(
       '--resume-scan <ms>',
-      'how often to look for jobs a dead process on the store left, and take them over (default 10000)',
+      `how often to look for jobs a dead process on the store left, and take them over (default ${ENGINE_DEFAULTS.resumeScanMs})`,
     );
 }
 
 /** The help of serve's `--ready-min-free`. */
 const READY_MIN_FREE_HELP =
   "room the store must have left (its disk, Redis's maxmemory) for /ready to answer ready and new crawls and " +
-  "batches to be taken, else 503 STORE_FULL (default 64, or an eighth of the store's size when less; 0: no check)";
+  `batches to be taken, else 503 STORE_FULL (default ${LISTENER_DEFAULTS.readyMinFreeMb}, or an eighth of the store's size when less; 0: no check)`;
 
 /** Adds the `mcp` options to its command. */
 export function addMcpFlags(command: Command): Command {
@@ -121,12 +127,12 @@ export function addMcpFlags(command: Command): Command {
   );
   command.option(
     '--parse-file-limit <bytes>',
-    'largest file firecrawl_parse reads and the engine parses (default 52428800)',
+    `largest file firecrawl_parse reads and the engine parses (default ${ENGINE_DEFAULTS.parseFileLimit})`,
   );
   command.option(
     '--ready-min-free <MiB>',
     "room the store must have left (its disk, Redis's maxmemory) for firecrawl_crawl, firecrawl_batch_scrape and " +
-      'firecrawl_monitor_run to start a job, else a STORE_FULL tool error (default 64, or an eighth of the store when ' +
+      `firecrawl_monitor_run to start a job, else a STORE_FULL tool error (default ${LISTENER_DEFAULTS.readyMinFreeMb}, or an eighth of the store when ` +
       'less; 0: no check)',
   );
   return addListenFlags(command, { port: MCP_PORT, httpOnly: 'with --http' });

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { Crawlkit } from '../crawlkit.js';
 import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
+import { ENGINE_DEFAULTS } from '../engine-defaults.js';
 import type { ErrorResponse } from '../v2/types.js';
 
 import { readText } from './file-arguments.js';
@@ -77,7 +78,7 @@ export class CommandContext {
   }
 
   get storeDir(): string {
-    return this.options.store ?? process.env.CRAWLKIT_STORE ?? './.crawlkit';
+    return this.options.store ?? process.env.CRAWLKIT_STORE ?? ENGINE_DEFAULTS.storeDir;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import type { ListenerOptions } from '@crawlkit/options';
+import { LISTENER_DEFAULTS } from '@crawlkit/options/listener-options';
 import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
@@ -55,7 +56,7 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
     .option(
       '--host <host>',
       http(
-        `interface to listen on (default 127.0.0.1; any other needs an API key)${usage.addressFromEnv ? '; env CRAWLKIT_HOST or HOST' : ''}`,
+        `interface to listen on (default ${LISTENER_DEFAULTS.host}; any other needs an API key)${usage.addressFromEnv ? '; env CRAWLKIT_HOST or HOST' : ''}`,
       ),
     )
     .option(
@@ -87,8 +88,11 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
       '--credit-limit <n>',
       'credits each API key (or a keyless server) may spend, then refused (default: no limit)',
     )
-    .option('--queue-limit <n>', 'scrape/map/search calls in progress at once per API key, then refused (default 1024)')
-    .option('--body-limit <bytes>', http('largest request body, then 413 (default 10485760)'));
+    .option(
+      '--queue-limit <n>',
+      `scrape/map/search calls in progress at once per API key, then refused (default ${LISTENER_DEFAULTS.queueLimit})`,
+    )
+    .option('--body-limit <bytes>', http(`largest request body, then 413 (default ${LISTENER_DEFAULTS.bodyLimit})`));
   return addProviderFlags(command);
 }
 
@@ -108,18 +112,26 @@ export function listenLimits(
 }
 
 /**
- * The keys in `text`, separated by commas or line breaks. `source` names where they come from in the error a key
- * with a space in it gets (a `# comment` line in a key file): the server's own check sees only the merged list.
+ * What an API key is, wherever it is given (the flag, the variable, the key file, the settings file's schema). Here,
+ * not in serve-config.ts, which the help of every command would then load (zod).
  */
-function keysIn(text: string, source: string): string[] {
+export const API_KEY_RULE = 'a key is one word, with no spaces';
+
+/**
+ * The keys in `text`, separated by commas or line breaks. A key file (`comments`) also takes `#` comment lines, as
+ * many secret files have. `source` names where they come from in the error a key with a space in it gets: the
+ * server's own check sees only the merged list.
+ */
+function keysIn(text: string, source: string, comments = false): string[] {
   const keys: string[] = [];
   for (const [index, line] of text.split(/\r?\n|\r/).entries()) {
+    if (comments && line.trimStart().startsWith('#')) continue;
     for (const key of line.split(',').map((k) => k.trim())) {
       if (key === '') continue;
       if (/\s/.test(key)) {
         throw new CliError(
-          `${source}, line ${index + 1}: a key has no spaces (write one key a line, or comma-separated; ` +
-            'no comments or other text)',
+          `${source}, line ${index + 1}: ${API_KEY_RULE} (write one key a line, or comma-separated` +
+            `${comments ? '; a line starting with # is a comment' : ''})`,
         );
       }
       keys.push(key);
@@ -128,12 +140,31 @@ function keysIn(text: string, source: string): string[] {
   return keys;
 }
 
+/** The keys of `--api-key`, each checked here so that a bad one is blamed on the flag (and which one it is). */
+function flagKeys(given: readonly string[]): string[] {
+  for (const [index, key] of given.entries()) {
+    if (key.trim() === '' || /\s/.test(key)) {
+      const which = given.length > 1 ? ` (the ${ordinal(index + 1)} given)` : '';
+      throw new CliError(
+        `--api-key${which}: ${API_KEY_RULE}; got ${key.trim() === '' ? 'an empty one' : JSON.stringify(key)}`,
+      );
+    }
+  }
+  return [...given];
+}
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 /**
  * The keys of `--api-key` (repeatable), `CRAWLKIT_API_KEY` (comma-separated; keeps them out of `ps`),
- * `CRAWLKIT_API_KEY_FILE` (a file of keys, one a line or comma-separated: a Docker or Kubernetes secret, out of the
- * environment too), the settings file.
+ * `CRAWLKIT_API_KEY_FILE` (a file of keys, one a line or comma-separated, `#` comment lines and blank lines skipped:
+ * a Docker or Kubernetes secret, out of the environment too), the settings file (checked by its schema).
  * @throws {CliError} when `CRAWLKIT_API_KEY_FILE` names a file that cannot be read or holds no key, or when a key of
- * the variable or the file has a space in it.
+ * the flag, the variable or the file is empty or has a space in it, naming that source (and the file's line).
  */
 export function apiKeys(flags: Pick<ListenFlags, 'apiKey'>, file: ServeFile): string[] {
   const path = process.env.CRAWLKIT_API_KEY_FILE;
@@ -147,13 +178,13 @@ export function apiKeys(flags: Pick<ListenFlags, 'apiKey'>, file: ServeFile): st
         cause: error,
       });
     }
-    fromFile = keysIn(text, `CRAWLKIT_API_KEY_FILE (${path})`);
+    fromFile = keysIn(text, `CRAWLKIT_API_KEY_FILE (${path})`, true);
   }
   // An empty secret would leave a loopback server keyless: the operator meant keys.
   if (path && fromFile.length === 0)
     throw new CliError(`CRAWLKIT_API_KEY_FILE (${path}) holds no key: write one key a line, or comma-separated`);
   return [
-    ...(flags.apiKey ?? []),
+    ...flagKeys(flags.apiKey ?? []),
     ...keysIn(process.env.CRAWLKIT_API_KEY ?? '', 'CRAWLKIT_API_KEY'),
     ...fromFile,
     ...(file.apiKeys ?? []),

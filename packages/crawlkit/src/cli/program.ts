@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 
 import { toErrorResponse } from '../errors.js';
+import { ENGINE_DEFAULTS } from '../engine-defaults.js';
 import { addBodyFlags } from './body-flags.js';
 import { addExplainFlags, addMcpFlags, addParseFlags, addSearchFlags, addServeFlags } from './command-flags.js';
 import type { CliIo, CommandContext, GlobalOptions } from './context.js';
@@ -38,10 +39,10 @@ function addGlobalFlags(command: Command, output: Output): Command {
   addEngineFlags(
     command.option(
       '--store <dir>',
-      'store directory (jobs, results, page cache), or memory to keep nothing (default ./.crawlkit); env CRAWLKIT_STORE',
+      `store directory (jobs, results, page cache), or memory to keep nothing (default ${ENGINE_DEFAULTS.storeDir}); env CRAWLKIT_STORE`,
     ),
   )
-    .option('--concurrency <n>', 'pages at once across the engine (default 16)')
+    .option('--concurrency <n>', `pages at once across the engine (default ${ENGINE_DEFAULTS.concurrency})`)
     .option(
       '--url-policy <policy>',
       'URL policy: strict (no private, loopback or metadata addresses) or a UrlPolicy as JSON (default: every address; serve and mcp on an interface other than loopback: strict); env CRAWLKIT_URL_POLICY',
@@ -62,7 +63,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   const program = new Command('crawlkit')
     .description(
       'Scrape, crawl, batch-scrape and map websites locally, with the Firecrawl v2 request and response shapes.\n' +
-        'Jobs live in the store (--store, default ./.crawlkit): an interrupted crawl resumes with `crawlkit resume <id>`.',
+        `Jobs live in the store (--store, default ${ENGINE_DEFAULTS.storeDir}): an interrupted crawl resumes with \`crawlkit resume <id>\`.`,
     )
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')

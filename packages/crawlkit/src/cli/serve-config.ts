@@ -14,6 +14,8 @@ import { searchProviderSchema } from '../search/options.js';
 import { CONFIG_FILE } from './config-file.js';
 import { CliError } from './errors.js';
 import { integerFlag } from './integer-flag.js';
+import { API_KEY_RULE } from './listen-flags.js';
+import { OPENAI_DEFAULT_MODEL } from './model-flags.js';
 import { proxyFromEnv } from './proxy-env.js';
 
 const corsSchema = z.union([z.literal('loopback'), z.literal('*'), z.literal(false), z.array(z.string().url()).min(1)]);
@@ -38,7 +40,7 @@ const proxyListSchema = z.array(z.string().url());
 export const serveFileSchema = z.strictObject({
   port: z.number().int().min(0).max(65_535).optional(),
   host: z.string().min(1).optional(),
-  apiKeys: z.array(z.string().min(1)).optional(),
+  apiKeys: z.array(z.string().regex(/^\S+$/, API_KEY_RULE)).optional(),
   keysShareJobs: z.boolean().optional(),
   creditLimit: z.number().int().min(0).optional(),
   queueLimit: z.number().int().positive().optional(),
@@ -178,7 +180,8 @@ export function resolveLlmSettings(
     file?.llm?.baseUrl ??
     (env.OPENAI_API_KEY ? OPENAI : undefined);
   if (baseUrl === undefined) return undefined;
-  const model = flags.model ?? env.MODEL_NAME ?? file?.llm?.model ?? (baseUrl === OPENAI ? 'gpt-4o-mini' : undefined);
+  const model =
+    flags.model ?? env.MODEL_NAME ?? file?.llm?.model ?? (baseUrl === OPENAI ? OPENAI_DEFAULT_MODEL : undefined);
   if (model === undefined) {
     const where = file ? `, or llm.model in ${CONFIG_FILE}` : '';
     throw new CliError(`A language model server is set (${baseUrl}) but no model: set MODEL_NAME or --model${where}.`);

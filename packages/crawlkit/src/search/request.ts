@@ -3,6 +3,7 @@ import { MAX_QUERY_LENGTH } from '@crawlkit/store';
 import { z } from 'zod';
 
 import { integrationSchema, scrapeOptionsSchema, type ScrapeOptionsInput } from '../v2/scrape-options.js';
+import { timeoutSchema } from '../v2/timeout.js';
 import { parseTimeFilter } from './time-filter.js';
 
 /** Where results come from: upstream's `web`, `news`, `images`, and crawlkit's own `local` (the pages it stored). */
@@ -75,7 +76,7 @@ export const searchRequestSchema = z
     /** As `location`: a provider's country code. */
     country: z.string().optional(),
     /** Milliseconds for the whole search (and its scrapes). @default 60000 */
-    timeout: z.number().int().positive().default(60_000),
+    timeout: timeoutSchema.default(60_000),
     ignoreInvalidURLs: z.boolean().default(false),
     /** Local results carry the passages of their text that match the query. @default true */
     highlights: z.boolean().default(true),

@@ -2,6 +2,7 @@ import { validateCrawlPatterns } from '@crawlkit/frontier';
 import { z } from 'zod';
 
 import { headersSchema } from './headers.js';
+import { timeoutSchema } from './timeout.js';
 import {
   integrationSchema,
   refineRecord,
@@ -209,7 +210,7 @@ export const mapRequestSchema = z
     includeSubdomains: z.boolean().default(true),
     ignoreQueryParameters: z.boolean().default(true),
     limit: z.number().int().min(1).max(100_000).default(5_000),
-    timeout: z.number().int().positive().optional(),
+    timeout: timeoutSchema.optional(),
     location: scrapeOptionsShape.location,
     headers: scrapeOptionsShape.headers,
     // Accepted for compatibility with crawl options (reference §15). crawlkit applies the path patterns

@@ -6,6 +6,7 @@ import { CLEAN_CONTENT_SELECTORS } from '../formats/clean-content.js';
 import { emptySchemaMessage, isEmptyConvertedSchema, isSchemalessDictionary } from '../formats/json.js';
 import { findFormat, formatSchema, type FormatInput } from './formats.js';
 import { headersSchema } from './headers.js';
+import { timeoutSchema } from './timeout.js';
 import { checkV2Url } from './url.js';
 
 /** Cache age accepted by default: two days (reference §3.1). */
@@ -153,7 +154,7 @@ export const scrapeOptionsShape = {
   waitFor: z.number().int().min(0).max(60_000).default(0),
   mobile: z.boolean().default(false),
   skipTlsVerification: z.boolean().optional(),
-  timeout: z.number().int().positive().optional(),
+  timeout: timeoutSchema.optional(),
   parsers: z.array(parserSchema).default([{ type: 'pdf' }]),
   actions: z.array(actionSchema).optional(),
   location: locationSchema.optional(),

@@ -31,6 +31,7 @@ import { parseOptions } from '@crawlkit/options';
 import { withinBudget } from '@crawlkit/options/within-budget';
 
 import { httpOptionsSchema } from '../options.js';
+import { MAX_TIMER_MS } from '../timer-limit.js';
 
 /** The default `user-agent`: a browser-compatible token that names crawlkit (robots.txt groups match `crawlkit`). */
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; crawlkit/0.1)';
@@ -40,9 +41,6 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** How long `close()` lets in-flight requests finish before it destroys their sockets, in milliseconds. */
 const CLOSE_GRACE_MS = 2_000;
-
-/** The longest delay a Node timer takes. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const NO_BODY_STATUSES = new Set([204, 205, 304]);
 

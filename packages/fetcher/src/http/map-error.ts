@@ -1,6 +1,6 @@
 import { connectionMessage, FetchError, dnsErrorMessage, isFetchError, type FetchErrorCode } from '../errors.js';
 import { CONNECTION_CODES, DNS_CODES, NEVER_CONNECTED_CODES } from '../net-codes.js';
-import { proxyConnectFailure, proxyName, proxyStatusError } from '../proxy-errors.js';
+import { proxyConnectFailure, proxyConnectionMessage, proxyName, proxyStatusError } from '../proxy-errors.js';
 import { sslError } from '../tls-errors.js';
 import { tooLargeMessage } from './read-body.js';
 import type { HttpLimits } from './types.js';
@@ -107,8 +107,7 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, proxy
   }
   const first = links[0];
   const message = typeof first?.message === 'string' ? first.message : String(error);
-  if (proxy)
-    return make('SCRAPE_CONNECTION_ERROR', `Connection through the proxy ${proxyName(proxy)} failed: ${message}`);
+  if (proxy) return make('SCRAPE_CONNECTION_ERROR', proxyConnectionMessage(proxy, message));
   return make('SCRAPE_CONNECTION_ERROR', `Request to ${url.host} failed: ${message}`);
 }
 
