@@ -2,7 +2,8 @@
  * `serve --help` says the defaults the server and the engine take (qa47b's Left, the brief of b53: one home for each
  * default). The listener's (port, host, body limit, queue limit, the body and close time-outs) were literals in the
  * CLI's help and again in `@crawlkit/server`'s schema, the engine's (store, concurrency, parse file limit, job TTL,
- * resume scan) in the help and `options.ts`; they read `LISTENER_DEFAULTS` and `ENGINE_DEFAULTS` now. The server
+ * resume scan, engine, extraction budget, robots time-out, worker memory) in the help and `options.ts`; they read
+ * `LISTENER_DEFAULTS` and `ENGINE_DEFAULTS` now. The server
  * and the engine resolved with no options are the truth the help is held to.
  */
 import { LISTENER_DEFAULTS } from '@crawlkit/options';
@@ -40,5 +41,9 @@ describe('serve --help', () => {
     expect(help('--concurrency')).toContain(`(default ${engine.concurrency})`);
     expect(help('--job-ttl')).toContain(`(default ${engine.jobResultTtlMs}:`);
     expect(help('--resume-scan')).toContain(`(default ${engine.resumeScanMs})`);
+    expect(help('--engine')).toContain(`(default ${engine.engine})`);
+    expect(help('--extraction-budget')).toContain(`default ${engine.extractionBudgetMs})`);
+    expect(help('--robots-timeout')).toContain(`default ${engine.robotsTimeoutMs})`);
+    expect(help('--worker-memory')).toContain(`default ${engine.workers.maxMemoryMb}, least`);
   });
 });

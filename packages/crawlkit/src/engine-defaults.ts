@@ -14,4 +14,14 @@ export const ENGINE_DEFAULTS = {
   resumeScanMs: 10_000,
   /** How long a job's results stay after it ends, in ms (`jobResultTtlMs`, `--job-ttl`): 24 h. */
   jobResultTtlMs: 86_400_000,
+  /** The fetch engine (`engine`, `--engine`). */
+  engine: 'auto',
+  /** Time to extract a page or read a document, in ms (`extractionBudgetMs`, `--extraction-budget`). */
+  extractionBudgetMs: 10_000,
+  /** How long a crawl or map waits for robots.txt, in ms (`robotsTimeoutMs`, `--robots-timeout`). */
+  robotsTimeoutMs: 10_000,
+  /** Memory of each extraction worker thread, in MiB (`workers.maxMemoryMb`, `--worker-memory`). */
+  workerMemoryMb: 1024,
+  /** The least `workers.maxMemoryMb` takes, in MiB. */
+  workerMemoryMinMb: 64,
 } as const;

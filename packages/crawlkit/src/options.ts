@@ -285,7 +285,6 @@ export interface ResolvedOptions {
   search: SearchOptions;
 }
 
-const DEFAULT_WORKER_MEMORY_MB = 1024;
 /** The default largest file of `parse()`, the CLI's `parse` and the HTTP server's `POST /v2/parse`: 50 MiB. */
 export const PARSE_FILE_LIMIT = ENGINE_DEFAULTS.parseFileLimit;
 
@@ -294,18 +293,18 @@ const optionsSchema = z.strictObject({
   storeDir: z.string().min(1).default(ENGINE_DEFAULTS.storeDir),
   store: storeOptionSchema.optional(),
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect()').optional(),
-  engine: z.enum(['auto', 'http', 'browser', 'replay']).default('auto'),
+  engine: z.enum(['auto', 'http', 'browser', 'replay']).default(ENGINE_DEFAULTS.engine),
   replay: z.strictObject({ files: z.array(z.string().min(1)).min(1) }).optional(),
   engineLearning: engineLearningSchema,
   concurrency: positiveInt.default(ENGINE_DEFAULTS.concurrency),
   timeoutMs: positiveInt.default(DEFAULT_TIMEOUT_MS),
-  robotsTimeoutMs: positiveInt.default(10_000),
-  extractionBudgetMs: positiveInt.default(10_000),
+  robotsTimeoutMs: positiveInt.default(ENGINE_DEFAULTS.robotsTimeoutMs),
+  extractionBudgetMs: positiveInt.default(ENGINE_DEFAULTS.extractionBudgetMs),
   parseFileLimit: positiveInt.default(PARSE_FILE_LIMIT),
   workers: z
     .strictObject({
       size: z.number().int().min(0).max(256).default(availableParallelism),
-      maxMemoryMb: z.number().int().min(64).default(DEFAULT_WORKER_MEMORY_MB),
+      maxMemoryMb: z.number().int().min(ENGINE_DEFAULTS.workerMemoryMinMb).default(ENGINE_DEFAULTS.workerMemoryMb),
     })
     .prefault({}),
   // The fetcher's own schemas: strict, so a misspelt key of theirs is named here too.

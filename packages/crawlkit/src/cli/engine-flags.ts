@@ -1,8 +1,10 @@
 /**
  * The engine's flags that `crawlkit worker` takes as every other command does: each defined here once, so that both
- * helps say the same. Part of the program's definition (loaded at every start): it imports nothing.
+ * helps say the same. Part of the program's definition (loaded at every start): it imports only constants.
  */
 import type { Command } from 'commander';
+
+import { ENGINE_DEFAULTS } from '../engine-defaults.js';
 
 /**
  * Adds `--engine`, `--max-body-bytes`, `--extraction-budget`, `--robots-timeout` and `--worker-memory` (read by
@@ -10,18 +12,21 @@ import type { Command } from 'commander';
  */
 export function addEngineFlags(command: Command): Command {
   return command
-    .option('--engine <engine>', 'fetch engine: auto, http or browser (default auto)')
+    .option('--engine <engine>', `fetch engine: auto, http or browser (default ${ENGINE_DEFAULTS.engine})`)
     .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
     .option(
       '--extraction-budget <ms>',
-      'time to extract a page or read a PDF or document, from its start; a PDF or document past it fails (extractionBudgetMs; default 10000)',
+      'time to extract a page or read a PDF or document, from its start; a PDF or document past it fails ' +
+        `(extractionBudgetMs; default ${ENGINE_DEFAULTS.extractionBudgetMs})`,
     )
     .option(
       '--robots-timeout <ms>',
-      'how long a crawl or map waits for robots.txt before going on without its rules (robotsTimeoutMs; default 10000)',
+      'how long a crawl or map waits for robots.txt before going on without its rules ' +
+        `(robotsTimeoutMs; default ${ENGINE_DEFAULTS.robotsTimeoutMs})`,
     )
     .option(
       '--worker-memory <MiB>',
-      'memory each extraction worker thread may use, in MiB (workers.maxMemoryMb; default 1024, least 64)',
+      'memory each extraction worker thread may use, in MiB ' +
+        `(workers.maxMemoryMb; default ${ENGINE_DEFAULTS.workerMemoryMb}, least ${ENGINE_DEFAULTS.workerMemoryMinMb})`,
     );
 }
