@@ -1,0 +1,32 @@
+import { tmpdir } from 'node:os';
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'does not exist',
+  ENOTDIR: 'has a file, not a directory, in its path',
+  EEXIST: 'has a file, not a directory, in its path',
+  EACCES: 'this process may not write',
+  EPERM: 'this process may not write',
+  EROFS: 'is on a read-only file system',
+  ENOSPC: 'is on a full disk',
+};
+
+/** Why `error` kept a directory from taking a file: its code in words (`does not exist`), else its message. */
+export function unwritableDirReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  const why = REASONS[code] ?? (error instanceof Error ? error.message : String(error));
+  return `${why}${code ? ` (${code})` : ''}`;
+}
+
+/**
+ * What a failure to write `what` in `dir`, the system's temporary directory or a folder of crawlkit's in it, says:
+ * the folder, why, and the variable that moves it (a container or a service manager may set TMPDIR to a folder that
+ * is not there, or another user may own a folder of the same name). The one wording for every file crawlkit keeps
+ * there (Chromium's profile, a memory store's recordings).
+ */
+export function tempDirProblem(what: string, error: unknown, dir: string = tmpdir()): string {
+  const where = dir === tmpdir() ? `the temporary directory ${dir}` : `${dir} (in the temporary directory)`;
+  return (
+    `${what} goes in ${where}, which ${unwritableDirReason(error)}. ` +
+    'Set TMPDIR to a directory this process can write (os.tmpdir() reads it).'
+  );
+}
