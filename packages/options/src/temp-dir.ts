@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const REASONS: Record<string, string> = {
@@ -25,8 +26,12 @@ export function unwritableDirReason(error: unknown): string {
  */
 export function tempDirProblem(what: string, error: unknown, dir: string = tmpdir()): string {
   const where = dir === tmpdir() ? `the temporary directory ${dir}` : `${dir} (in the temporary directory)`;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  // A folder that is not there gets EACCES from its parent: this process may not make it.
+  const unmade = (code === 'EACCES' || code === 'EPERM') && !existsSync(dir);
+  const why = unmade ? `is not there, and this process may not make it (${code})` : unwritableDirReason(error);
   return (
-    `${what} goes in ${where}, which ${unwritableDirReason(error)}. ` +
+    `${what} goes in ${where}, which ${why}. ` +
     'Set TMPDIR to a directory this process can write (os.tmpdir() reads it).'
   );
 }
