@@ -23,7 +23,9 @@ describe('tempDirProblem', () => {
     expect(tempDirProblem('The recording', errno('EACCES'), gone)).toContain(
       `goes in ${gone} (in the temporary directory), which is not there, and this process may not make it (EACCES).`,
     );
-    expect(tempDirProblem('The recording', errno('EACCES'), dir)).toContain('which this process may not write (EACCES)');
+    expect(tempDirProblem('The recording', errno('EACCES'), dir)).toContain(
+      'which this process may not write (EACCES)',
+    );
   });
 
   it('keeps the message of an error it has no words for', () => {
