@@ -94,13 +94,13 @@ it('answers BROWSER_LAUNCH_FAILED naming the folder and TMPDIR when the profile 
 }, 30_000);
 
 it('makes a TMPDIR that is not there: a recording and a browser page work', async () => {
-  process.env.TMPDIR = join(parent, 'made', 'tmp');
+  process.env.TMPDIR = join(parent, 'made');
   const ck = new Crawlkit({ store: 'memory', engine: 'browser', browser: { args: ISOLATED_ARGS } });
   try {
     const scrape = await ck.scrape({ url, record: true });
     expect(scrape).toMatchObject({ success: true });
     expect((scrape as { data: { metadata: { warcFile: string } } }).data.metadata.warcFile).toMatch(
-      new RegExp(`^${join(parent, 'made', 'tmp', 'crawlkit-warc')}/`),
+      new RegExp(`^${join(parent, 'made', 'crawlkit-warc')}/`),
     );
   } finally {
     await ck.close();

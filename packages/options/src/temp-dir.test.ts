@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { tempDirProblem } from './temp-dir.js';
+import { makeDirLevel, tempDirProblem } from './temp-dir.js';
 
 const errno = (code: string) => Object.assign(new Error(`${code}: failed`), { code });
 const dir = mkdtempSync(join(tmpdir(), 'ck-temp-dir-words-'));
@@ -31,4 +31,24 @@ describe('tempDirProblem', () => {
   it('keeps the message of an error it has no words for', () => {
     expect(tempDirProblem('The recording', errno('EIO'), dir)).toContain('which EIO: failed (EIO).');
   });
+});
+
+describe('makeDirLevel', () => {
+  it('makes a missing folder whose parent is there, and takes one that is there', async () => {
+    await makeDirLevel(join(dir, 'made'));
+    await makeDirLevel(join(dir, 'made'));
+    expect(statSync(join(dir, 'made')).isDirectory()).toBe(true);
+  });
+
+  it('refuses a folder whose parent is missing (ENOENT) rather than make the tree', async () => {
+    await expect(makeDirLevel(join(dir, 'no', 'such'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it.skipIf(!existsSync('/proc/self'))(
+    'settles below /proc, where a recursive mkdir never does',
+    async () => {
+      await expect(makeDirLevel('/proc/ck-no-such/tmp')).rejects.toMatchObject({ code: 'ENOENT' });
+    },
+    5_000,
+  );
 });

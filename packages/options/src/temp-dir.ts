@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 
 const REASONS: Record<string, string> = {
@@ -34,4 +35,15 @@ export function tempDirProblem(what: string, error: unknown, dir: string = tmpdi
     `${what} goes in ${where}, which ${why}. ` +
     'Set TMPDIR to a directory this process can write (os.tmpdir() reads it).'
   );
+}
+
+/**
+ * Makes `dir` when it is not there, one level only: the temporary directory a container's TMPDIR names but nobody
+ * made, or a folder of crawlkit's in it. Not `recursive`: Node's recursive `mkdir` never settles below /proc or /sys,
+ * and a TMPDIR whose parent is missing is a typo to tell (ENOENT), not a tree to make. Rejects as `mkdir` does.
+ */
+export async function makeDirLevel(dir: string): Promise<void> {
+  await mkdir(dir).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  });
 }

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, rmdir } from 'node:fs/promises';
+import { mkdtemp, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { WarcWriter } from '@crawlkit/fetcher';
-import { tempDirProblem, unwritableDirReason } from '@crawlkit/options/temp-dir';
+import { makeDirLevel, tempDirProblem, unwritableDirReason } from '@crawlkit/options/temp-dir';
 import type { Store } from '@crawlkit/store';
 
 import { CrawlkitError } from '../errors.js';
@@ -43,10 +43,8 @@ export class Recordings {
     // A folder that cannot be made is its parent's fault (the temporary directory, or the store's directory).
     let failing = resolve(this.dir, '..');
     try {
-      await mkdir(failing, { recursive: true });
-      await mkdir(this.dir).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      });
+      await makeDirLevel(failing);
+      await makeDirLevel(this.dir);
       failing = this.dir;
       // A file made and removed says what a permission check cannot: root on a read-only file system, a file there.
       await rmdir(await mkdtemp(join(this.dir, '.writable-')));

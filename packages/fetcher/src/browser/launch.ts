@@ -1,11 +1,11 @@
 import { setImmediate, setTimeout } from 'node:timers';
 import type { ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Browser, CDPSession, Target } from 'puppeteer-core';
-import { tempDirProblem } from '@crawlkit/options/temp-dir';
+import { makeDirLevel, tempDirProblem } from '@crawlkit/options/temp-dir';
 import { withinBudget } from '@crawlkit/options/within-budget';
 
 import { CHROMIUM_FLAGS, PROFILE_PREFIX } from './chromium-flags.js';
@@ -101,7 +101,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
  */
 async function makeProfileDir(): Promise<string> {
   try {
-    await mkdir(tmpdir(), { recursive: true });
+    await makeDirLevel(tmpdir());
     return await mkdtemp(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   } catch (error) {
     throw new BrowserError('BROWSER_LAUNCH_FAILED', tempDirProblem("Chromium's profile", error), { cause: error });
