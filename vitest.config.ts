@@ -44,6 +44,7 @@ export default defineConfig({
       '@crawlkit/options/process-gone': fileURLToPath(
         new URL('./packages/options/src/process-gone.ts', import.meta.url),
       ),
+      '@crawlkit/options/temp-dir': fileURLToPath(new URL('./packages/options/src/temp-dir.ts', import.meta.url)),
       '@crawlkit/options/quiet-sqlite': fileURLToPath(
         new URL('./packages/options/src/quiet-sqlite.ts', import.meta.url),
       ),

@@ -17,6 +17,7 @@ interface Manifest {
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+  exports?: Record<string, unknown>;
 }
 
 /** The folders of our packages in the install's node_modules, with their package.json. */
@@ -117,6 +118,33 @@ const declared: Step = {
   },
 };
 
+/**
+ * A subpath of one of our packages that another's built code imports (`@crawlkit/options/temp-dir`) is in that
+ * package's `exports`: the workspace resolves such a path through tsconfig's `paths` and vitest's aliases whether
+ * exported or not, and the installed package then fails at the first call that loads it (ERR_PACKAGE_PATH_NOT_EXPORTED).
+ */
+const exported: Step = {
+  name: 'built code imports only exported subpaths of our packages',
+  run: (ctx) => {
+    const ours = new Map(installed(ctx).map(({ manifest }) => [manifest.name, manifest]));
+    const problems = new Set<string>();
+    for (const { dir, manifest } of installed(ctx)) {
+      for (const file of files(dir).filter((f) => /\.(c|m)?js$/.test(f))) {
+        const { importedFiles } = ts.preProcessFile(readFileSync(join(dir, file), 'utf8'), true, true);
+        for (const { fileName } of importedFiles) {
+          const name = packageOf(fileName);
+          const target = name && ours.get(name);
+          if (!target || fileName === name) continue;
+          const subpath = `.${fileName.slice(name.length)}`;
+          if (!target.exports?.[subpath]) problems.add(`${manifest.name}: ${file} imports ${fileName}, not exported`);
+        }
+      }
+    }
+    if (problems.size) throw new Error([...problems].join('\n'));
+    return Promise.resolve();
+  },
+};
+
 /** A module imported for its effect alone (`import './x.js';`), as a bundler sees it. */
 const BARE_IMPORT = /^import\s*['"](\.[^'"]+)['"];?\s*$/gm;
 
@@ -150,4 +178,4 @@ const sideEffects: Step = {
   },
 };
 
-export const tarballSteps: Step[] = [contents, declared, sideEffects];
+export const tarballSteps: Step[] = [contents, declared, exported, sideEffects];

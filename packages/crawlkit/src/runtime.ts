@@ -171,7 +171,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     extraction: ExtractionPool.acquire(options.workers),
     normalizeUrl: (url: string) => normalizeUrl(url),
     secrets: jobSecrets(options),
-    recordings: new Recordings(recordingDir(options.storeDir, store)),
+    recordings: new Recordings(recordingDir(options.storeDir, store), store.ephemeral),
     cacheWrites: new LateCacheWrites((code, message) => bus.warning(code, message)),
     forJob: (job) => withRecording(jobContext(ctx, fetchers, job), job),
   };

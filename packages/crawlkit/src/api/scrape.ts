@@ -32,6 +32,7 @@ export async function scrape(
   if (refused) return { success: false, code: 'URL_BLOCKED', error: `The URL is blocked: ${refused}.` };
   const { ctx: engineCtx, queue, bus } = await ready();
   const recordingId = request.record ? `scrape-${randomUUID()}` : undefined;
+  if (recordingId) await engineCtx.recordings.prepare();
   const ctx = recordingId
     ? { ...engineCtx, recording: engineCtx.recordings.open(recordingId, jobInfo('scrape', request)) }
     : engineCtx;

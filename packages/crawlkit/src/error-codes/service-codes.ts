@@ -76,6 +76,11 @@ export const SERVICE_CODES = {
   ),
   STORE_OPEN_FAILED: info(500, 'The store could not be created or opened.', 'Check the directory and its permissions.'),
   STORE_IO: info(500, 'A read or write of the store failed (SQLite or Redis).', 'Check the disk or the Redis server.'),
+  RECORDING_UNWRITABLE: info(
+    500,
+    'The WARC file of `record: true` cannot be written where it goes: `<storeDir>/warc/`, or `crawlkit-warc/` in the temporary directory for a store that keeps nothing on disk (the message names the folder and why). Nothing is fetched.',
+    'Set `TMPDIR` to a directory this process can write (a memory store records there), or point `storeDir` at one.',
+  ),
   STORE_FULL: info(
     503,
     "The store has less room left than the HTTP server requires (the SQLite file's disk, Redis's maxmemory): `/ready` answers it, and every new job (a crawl, a batch, a schedule's or monitor's run, over HTTP or MCP) is refused with it.",

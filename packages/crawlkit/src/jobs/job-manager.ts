@@ -151,12 +151,15 @@ export class JobManager {
     urls?: number;
   }): Promise<JobRecord> {
     if (options.stored.webhook) checkWebhookUrl(options.stored.webhook.url, this.#urlPolicy ?? {});
-    if (this.#distributed && (options.stored.request as { record?: boolean }).record) {
-      throw new CrawlkitError(
-        'BAD_REQUEST',
-        'record: true writes one WARC file in one process, and the jobs of a distributed backend run on its workers: ' +
-          'record the job on an engine without a backend, or drop record.',
-      );
+    if ((options.stored.request as { record?: boolean }).record) {
+      if (this.#distributed) {
+        throw new CrawlkitError(
+          'BAD_REQUEST',
+          'record: true writes one WARC file in one process, and the jobs of a distributed backend run on its ' +
+            'workers: record the job on an engine without a backend, or drop record.',
+        );
+      }
+      await this.#recordings.prepare();
     }
     const store = this.#stores.for(options.zeroDataRetention);
     const now = Date.now();

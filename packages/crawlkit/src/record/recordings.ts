@@ -1,8 +1,12 @@
+import { mkdtemp, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { WarcWriter } from '@crawlkit/fetcher';
+import { makeDirLevel, tempDirProblem, unwritableDirReason } from '@crawlkit/options/temp-dir';
 import type { Store } from '@crawlkit/store';
+
+import { CrawlkitError } from '../errors.js';
 
 /**
  * Where the recordings of `record: true` go: `<storeDir>/warc/` beside the on-disk store, and the system's temporary
@@ -20,10 +24,41 @@ export function recordingDir(storeDir: string, store: Store): string {
  */
 export class Recordings {
   readonly dir: string;
+  /** Whether `dir` is in the temporary directory (a store that keeps nothing on disk), which TMPDIR moves. */
+  readonly #inTemp: boolean;
   readonly #open = new Map<string, WarcWriter>();
 
-  constructor(dir: string) {
+  constructor(dir: string, inTemp = false) {
     this.dir = dir;
+    this.#inTemp = inTemp;
+  }
+
+  /**
+   * Makes `dir` (and a temporary directory that is not there) and checks that this process can write in it, before a
+   * call with `record: true` fetches anything: a folder that cannot take the file (TMPDIR naming a folder this user
+   * cannot make, `crawlkit-warc` made by another user) is `RECORDING_UNWRITABLE` naming it, where the writer's own
+   * failure came after the pages, as a `warcFile` naming no file (a job) or an `UNKNOWN_ERROR` (a scrape).
+   */
+  async prepare(): Promise<void> {
+    // A folder that cannot be made is its parent's fault (the temporary directory, or the store's directory).
+    let failing = resolve(this.dir, '..');
+    try {
+      await makeDirLevel(failing);
+      await makeDirLevel(this.dir);
+      failing = this.dir;
+      // A file made and removed says what a permission check cannot: root on a read-only file system, a file there.
+      await rmdir(await mkdtemp(join(this.dir, '.writable-')));
+    } catch (error) {
+      const what = 'The recording of record: true';
+      throw new CrawlkitError(
+        'RECORDING_UNWRITABLE',
+        this.#inTemp
+          ? tempDirProblem(what, error, failing)
+          : `${what} goes in ${failing}, which ${unwritableDirReason(error)}. Point storeDir at a directory this ` +
+              'process can write.',
+        { cause: error },
+      );
+    }
   }
 
   /** The path of `id`'s recording. */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Browser, CDPSession, Target } from 'puppeteer-core';
+import { makeDirLevel, tempDirProblem } from '@crawlkit/options/temp-dir';
 import { withinBudget } from '@crawlkit/options/within-budget';
 
 import { CHROMIUM_FLAGS, PROFILE_PREFIX } from './chromium-flags.js';
@@ -48,7 +49,7 @@ interface TargetInfoView {
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
   // At every launch (a few milliseconds): a server's browser relaunched when idle sweeps what was killed since.
   await removeStaleProfiles(tmpdir(), PROFILE_PREFIX);
-  const userDataDir = await mkdtemp(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
+  const userDataDir = await makeProfileDir();
   let browser: Browser;
   /** A session on the browser target, for closing popups (set once Chromium is up). */
   const control: { session?: CDPSession } = {};
@@ -91,6 +92,20 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     .catch(() => undefined);
   const socketDir = await findSocketDir(userDataDir);
   return { browser, pid: browser.process()?.pid, userDataDir, socketDir, ...(await describeBrowser(browser)) };
+}
+
+/**
+ * A fresh profile directory in the temporary directory, named after this process (see `removeStaleProfiles`); a
+ * temporary directory that is not there (TMPDIR naming a folder a container never made) is made first. One that
+ * cannot be made or written is a launch failure naming the folder and TMPDIR, not a bare `mkdtemp` error.
+ */
+async function makeProfileDir(): Promise<string> {
+  try {
+    await makeDirLevel(tmpdir());
+    return await mkdtemp(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
+  } catch (error) {
+    throw new BrowserError('BROWSER_LAUNCH_FAILED', tempDirProblem("Chromium's profile", error), { cause: error });
+  }
 }
 
 /** Chromium's major version and its user agent with `HeadlessChrome` spelled `Chrome`. */

@@ -353,7 +353,9 @@ describe('createSqliteStore', () => {
     // Before: 'Cannot create the store in <dir>.', naming neither why nor what to do.
     await expect(createSqliteStore({ dir: join(file, 'sub') })).rejects.toMatchObject({
       code: 'STORE_OPEN_FAILED',
-      message: expect.stringMatching(/: a part of the path is a file, not a directory \(ENOTDIR\)\. Point storeDir/),
+      message: expect.stringMatching(
+        /: a part of the path is a file, not a directory \(ENOTDIR\)\. Point storeDir \(--store, or CRAWLKIT_STORE /,
+      ),
     });
   });
 

@@ -45,7 +45,7 @@ export function storeDirProblem(dir: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code ?? '';
   const why = REASONS[code] ?? (error instanceof Error ? error.message : String(error));
   return (
-    `Cannot create the store in ${dir}: ${why}${code ? ` (${code})` : ''}. Point storeDir (--store) at a directory ` +
-    "this process can write, or use store: 'memory'."
+    `Cannot create the store in ${dir}: ${why}${code ? ` (${code})` : ''}. Point storeDir (--store, or ` +
+    "CRAWLKIT_STORE in the environment of a command) at a directory this process can write, or use store: 'memory'."
   );
 }
