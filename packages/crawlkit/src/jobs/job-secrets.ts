@@ -73,11 +73,18 @@ const HIDDEN = '[redacted]';
  */
 export function hideJobSecrets<T>(stored: T, box?: SecretBox): T {
   const hidden = mapHeaderValues(stored, () => HIDDEN) as T & WithHeaders;
-  if (hidden.webhook?.url !== undefined) {
-    const url = openWebhookUrl(hidden.webhook.url, box);
-    hidden.webhook = { ...hidden.webhook, url: url === undefined ? HIDDEN : redactUrl(url) };
-  }
+  if (hidden.webhook?.url !== undefined)
+    hidden.webhook = { ...hidden.webhook, url: shownWebhookUrl(hidden.webhook.url, box) };
   return hidden;
+}
+
+/**
+ * A stored webhook URL as an output shows it: opened by `box`, without its user name and password; `[redacted]` when
+ * it cannot be opened here.
+ */
+export function shownWebhookUrl(url: string, box: SecretBox | undefined): string {
+  const opened = openWebhookUrl(url, box);
+  return opened === undefined ? HIDDEN : redactUrl(opened);
 }
 
 /**

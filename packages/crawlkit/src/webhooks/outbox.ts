@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { checkUrlAgainstPolicy, isFetchError, redactUrl, type UrlPolicy } from '@crawlkit/fetcher';
+import { checkUrlAgainstPolicy, isFetchError, type UrlPolicy } from '@crawlkit/fetcher';
 import { isStoreError, type Delivery, type JobRecord, type SecretBox, type Store } from '@crawlkit/store';
 import { uuidV5 } from '../uuid-v5.js';
 
@@ -11,7 +11,7 @@ import type { Document } from '../v2/types.js';
 import { buildPayload, wantsEvent, type StoredDelivery, type WebhookEvent } from './payload.js';
 import { RESERVED_HEADERS } from './signature.js';
 import { deliveryCodec, storedJobOf } from '../codec/records.js';
-import { openWebhookUrl } from '../jobs/job-secrets.js';
+import { shownWebhookUrl } from '../jobs/job-secrets.js';
 
 /** One job event for the webhook outbox. */
 export interface JobWebhookEvent {
@@ -104,10 +104,9 @@ export async function recordUndelivered(
   box: SecretBox | undefined,
 ): Promise<string> {
   const stored = deliveryCodec.decode(delivery.payload);
-  const url = openWebhookUrl(stored.url, box);
   const message = `Webhook event ${stored.body.type} was not delivered after ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}: ${error}`;
   await store.results.addError(delivery.jobId, {
-    url: url === undefined ? '[redacted]' : redactUrl(url),
+    url: shownWebhookUrl(stored.url, box),
     code: 'WEBHOOK_DELIVERY_FAILED',
     error: message,
   });
