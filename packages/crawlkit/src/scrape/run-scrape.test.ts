@@ -133,7 +133,9 @@ describe('runScrape', () => {
         };
         const outcome = await runScrape(runtime.ctx, request(), context(), withBeforeFetch(holdBack));
         expect(outcome).toEqual({ kind: 'deferred', retryInMs: 700 });
-        expect(server.requests.length).toBe(before);
+        // A navigation started before the abort reaches the server after the answer, or not at all: given the time.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(server.requests.slice(before)).toEqual([]);
       } finally {
         if (runtime !== rt) await closeRuntime(runtime);
       }

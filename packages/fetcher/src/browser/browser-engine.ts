@@ -64,9 +64,8 @@ export interface BrowserFetchRequest {
   /** Send loopback requests through `proxy` too. */
   proxyLoopback?: boolean;
   /**
-   * Called synchronously right before the page's navigation starts: once, or twice when the page is loaded again
-   * on a new browser because its first one went away. It may abort `signal` (a job holding the request back): then
-   * the navigation does not start and the fetch fails with `ABORTED`.
+   * Called synchronously right before the page's navigation starts: once, or twice when the page is loaded again on a
+   * new browser. It may abort `signal` (a job holding the request back): then no navigation starts (`ABORTED`).
    */
   onRequestStart?: () => void;
   /** The caller keeps the clock of the wait for a browser page (`PageRequest.browserSlot`). */
@@ -260,6 +259,7 @@ export class BrowserEngine {
     clock.readyMs = Date.now() - startedAt;
     try {
       request.onRequestStart?.();
+      signal.throwIfAborted(); // held back as it left: Chromium would still navigate before it saw the abort
       const response = await page.goto(request.url, {
         waitUntil: 'domcontentloaded',
         // `waitFor` is waited whole after the load or not at all: a load still going on when less than it is left
