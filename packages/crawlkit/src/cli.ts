@@ -28,7 +28,7 @@ if (problem) {
 // process only: the library never turns it on for its user's.
 module.enableCompileCache?.();
 const { main } = await import('./cli/program.js');
-const { EXIT, exitCodeForSignal } = await import('./cli/errors.js');
+const { EXIT, exitCodeForSignal, ReaderGone } = await import('./cli/errors.js');
 
 // SIGTERM (`kill`, `timeout`, a supervisor) stops as Ctrl-C does: the pages in hand stored, the manifest and the
 // printed mark written, `crawlkit resume <id>` told; the exit code names the signal (130, 143). Not SIGHUP: `nohup`
@@ -46,8 +46,13 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 // A reader that went away (`crawlkit crawl … | head`) stops the command as one Ctrl-C does, the job left resumable,
-// instead of an unhandled EPIPE with its stack trace; what is left to print goes nowhere.
-process.stdout.on('error', () => controller.abort());
+// instead of an unhandled EPIPE with its stack trace; what is left to print goes nowhere. Its exit code is SIGPIPE's
+// (141), as `yes | head -1` reports under `pipefail`, not Ctrl-C's.
+process.stdout.on('error', () => {
+  if (controller.signal.aborted) return;
+  stoppedBy = 'SIGPIPE';
+  controller.abort(new ReaderGone());
+});
 
 const ended = await main(process.argv.slice(2), process, controller.signal);
 const code = ended === EXIT.interrupted && stoppedBy ? exitCodeForSignal(stoppedBy) : ended;

@@ -12,9 +12,22 @@ export const EXIT = {
   failure: 1,
   /** The input was wrong: a flag, an argument, a v2 body the API refused. */
   badInput: 2,
-  /** Interrupted by Ctrl-C (SIGINT); what was scraped is kept. SIGTERM's is `exitCodeForSignal('SIGTERM')`, 143. */
+  /**
+   * Interrupted by Ctrl-C (SIGINT); what was scraped is kept. SIGTERM's is `exitCodeForSignal('SIGTERM')`, 143; a
+   * reader gone (`| head`) SIGPIPE's, 141.
+   */
   interrupted: 130,
 } as const;
+
+/**
+ * Why the command was stopped when the reader of its output went away (`crawlkit crawl … | head -1`): the abort's
+ * reason, so that what is said on stderr names it. Its exit code is SIGPIPE's (141), as a tool the signal ended.
+ */
+export class ReaderGone extends DOMException {
+  constructor() {
+    super('The reader of the output went away.', 'AbortError');
+  }
+}
 
 /**
  * The exit code of a command that a signal stopped cleanly: 128 + the signal's number, as a shell reports a process

@@ -5,7 +5,7 @@ import type { CrawlkitEvents } from '../events.js';
 import type { CrawlErrorsResponse, Document, ErrorResponse, JobStatusResponse } from '../v2/types.js';
 import type { CommandContext } from './context.js';
 import { count } from './count.js';
-import { EXIT } from './errors.js';
+import { EXIT, ReaderGone } from './errors.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
 import { PrintedMark } from './printed-mark.js';
@@ -226,7 +226,8 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     // On Redis the job's workers go on with it: the command only stops following.
     const next = ctx.redis ? 'Its workers go on with it; follow it again with' : 'Resume with';
     ctx.io.stderr.write(
-      `\nInterrupted: ${count(delivery.seen, 'page')} kept${ctx.options.out ? ` in ${ctx.options.out}` : ''}. ` +
+      `\n${ctx.signal.reason instanceof ReaderGone ? 'Stopped, the reader of the output went away' : 'Interrupted'}: ` +
+        `${count(delivery.seen, 'page')} kept${ctx.options.out ? ` in ${ctx.options.out}` : ''}. ` +
         `${next}:\n  crawlkit resume ${id}${ctx.whereFlags()}${out}\n`,
     );
     return EXIT.interrupted;
