@@ -32,6 +32,7 @@ export default defineConfig({
       // Subpath entries before their package's name, which would otherwise take them as paths below its index.
       '@crawlkit/fetcher/analysis': fileURLToPath(new URL('./packages/fetcher/src/analysis.ts', import.meta.url)),
       '@crawlkit/fetcher/warc': fileURLToPath(new URL('./packages/fetcher/src/warc.ts', import.meta.url)),
+      '@crawlkit/fetcher/http-limits': fileURLToPath(new URL('./packages/fetcher/src/http-limits.ts', import.meta.url)),
       '@crawlkit/fetcher': src('fetcher'),
       '@crawlkit/options/lazy-module': fileURLToPath(new URL('./packages/options/src/lazy-module.ts', import.meta.url)),
       '@crawlkit/options/invalid-option-error': fileURLToPath(

@@ -2,7 +2,7 @@
  * `serve --help` says the defaults the server and the engine take (qa47b's Left, the brief of b53: one home for each
  * default). The listener's (port, host, body limit, queue limit, the body and close time-outs) were literals in the
  * CLI's help and again in `@crawlkit/server`'s schema, the engine's (store, concurrency, parse file limit, job TTL,
- * resume scan, engine, extraction budget, robots time-out, worker memory) in the help and `options.ts`; they read
+ * resume scan, engine, extraction budget, robots time-out, worker memory) and the HTTP engine's body limit in the help and `options.ts`; they read
  * `LISTENER_DEFAULTS` and `ENGINE_DEFAULTS` now. The server
  * and the engine resolved with no options are the truth the help is held to.
  */
@@ -12,6 +12,7 @@ import { Crawlkit } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
 
 import { createProgram } from '../packages/crawlkit/src/cli/program.ts';
+import { resolveLimits } from '../packages/fetcher/src/http/limits.ts';
 import { resolveOptions } from '../packages/crawlkit/src/options.ts';
 
 describe('serve --help', () => {
@@ -45,5 +46,7 @@ describe('serve --help', () => {
     expect(help('--extraction-budget')).toContain(`default ${engine.extractionBudgetMs})`);
     expect(help('--robots-timeout')).toContain(`default ${engine.robotsTimeoutMs})`);
     expect(help('--worker-memory')).toContain(`default ${engine.workers.maxMemoryMb}, least`);
+    // The HTTP engine's, as it resolves its limits when none is given.
+    expect(help('--max-body-bytes')).toContain(`default ${resolveLimits({}).maxBodyBytes})`);
   });
 });

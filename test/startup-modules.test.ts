@@ -312,7 +312,9 @@ describe('start-up loads only what a call needs', () => {
       urls.filter(
         (u) =>
           /\/node_modules\/(zod|undici|piscina|cli-progress)\//.test(u) ||
-          /\/packages\/(fetcher|store|extractor|documents|frontier|actions|server|mcp|redis)\/(src|dist)\//.test(u) ||
+          (/\/packages\/(fetcher|store|extractor|documents|frontier|actions|server|mcp|redis)\/(src|dist)\//.test(u) &&
+            // the HTTP limits' defaults, which the help reads (`@crawlkit/fetcher/http-limits`): constants alone
+            !/\/fetcher\/(src|dist)\/(http-limits|http\/limits)\.[jt]s$/.test(u)) ||
           // engine-defaults: the constants of the engine's defaults, which the help reads
           (/\/packages\/crawlkit\/(src|dist)\//.test(u) &&
             !/\/crawlkit\/(src|dist)\/(cli\/|cli\.[jt]s$|requirements\.[jt]s$|errors\.[jt]s$|error-codes|engine-defaults\.[jt]s$)/.test(

@@ -2,6 +2,7 @@
  * The engine's flags that `crawlkit worker` takes as every other command does: each defined here once, so that both
  * helps say the same. Part of the program's definition (loaded at every start): it imports only constants.
  */
+import { DEFAULT_HTTP_LIMITS } from '@crawlkit/fetcher/http-limits';
 import type { Command } from 'commander';
 
 import { ENGINE_DEFAULTS } from '../engine-defaults.js';
@@ -13,7 +14,10 @@ import { ENGINE_DEFAULTS } from '../engine-defaults.js';
 export function addEngineFlags(command: Command): Command {
   return command
     .option('--engine <engine>', `fetch engine: auto, http or browser (default ${ENGINE_DEFAULTS.engine})`)
-    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
+    .option(
+      '--max-body-bytes <n>',
+      `largest response body, in bytes (http.limits.maxBodyBytes; default ${DEFAULT_HTTP_LIMITS.maxBodyBytes})`,
+    )
     .option(
       '--extraction-budget <ms>',
       'time to extract a page or read a PDF or document, from its start; a PDF or document past it fails ' +
