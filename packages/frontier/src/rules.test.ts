@@ -140,6 +140,14 @@ describe('crawl rules in order (reference §13.2)', () => {
     expect(verdict('https://例え.jp/', idn, { includePaths: ['xn--r8jz45g\\.jp'], regexOnFullURL: true })).toBe(
       'ALLOWED',
     );
+    // NFC and NFD spellings of a word are one word to a pattern, written either way.
+    const nfd = 'https://example.com/menu/cafe%CC%81';
+    const nfc = 'https://example.com/menu/caf%C3%A9';
+    for (const url of [nfd, nfc]) {
+      expect(verdict(seed, url, { excludePaths: ['café'] })).toBe('EXCLUDE_PATTERN');
+      expect(verdict(seed, url, { excludePaths: ['café'.normalize('NFD')] })).toBe('EXCLUDE_PATTERN');
+      expect(verdict(seed, url, { includePaths: ['^/menu/café$'] })).toBe('ALLOWED');
+    }
     // An escape that is not UTF-8 is kept; the rest of the path is still read.
     expect(verdict(seed, 'https://example.com/a%FF/b%20c', { includePaths: ['^/a%FF/b c$'] })).toBe('ALLOWED');
     expect(verdict(seed, uber, { includePaths: ['^/en/'] })).toBe('INCLUDE_PATTERN');

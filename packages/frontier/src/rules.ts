@@ -130,7 +130,8 @@ export function validateCrawlPatterns(patterns: readonly string[]): { pattern: s
 function compile(patterns: readonly string[] | undefined): PathPattern[] {
   const out: PathPattern[] = [];
   for (const p of patterns ?? []) {
-    const compiled = compilePathPattern(p);
+    // In NFC, as the URLs' read forms are matched: `café` typed with one accent or with a combining one is one word.
+    const compiled = compilePathPattern(p.normalize('NFC'));
     // Validated at the API boundary; a refused pattern here is ignored, as upstream ignores an invalid one.
     if ('pattern' in compiled) out.push(compiled.pattern);
   }
@@ -158,7 +159,9 @@ export interface PathPatterns {
  * The forms of a URL a pattern is tried on: its pathname (or whole URL) as the URL writes it, percent-encoded, and
  * decoded when that differs. A person writes `über` or `release notes` for `/%C3%BCber` and `/release%20notes`; a
  * pattern written against the encoded form still matches it. Escapes that are not UTF-8 stay as they are. The whole
- * URL's decoded form has its host in Unicode too (`例え.jp` for `xn--r8jz45g.jp`), as a person writes it.
+ * URL's decoded form has its host in Unicode too (`例え.jp` for `xn--r8jz45g.jp`), as a person writes it. The decoded
+ * form is read in NFC, as the patterns are: `/cafe%CC%81` (an `e` and a combining accent, as macOS file names and some
+ * editors write it) is `/café` to a pattern written either way.
  */
 function patternTargets(url: URL, fullUrl: boolean): string[] {
   const written = fullUrl ? url.href : url.pathname;
@@ -167,6 +170,7 @@ function patternTargets(url: URL, fullUrl: boolean): string[] {
     const host = domainToUnicode(url.hostname);
     if (host) decoded = decoded.replace(`//${url.hostname}`, `//${host}`);
   }
+  decoded = decoded.normalize('NFC');
   return decoded === written ? [written] : [written, decoded];
 }
 
