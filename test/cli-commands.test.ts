@@ -53,35 +53,57 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
     }
   });
 
-  it('refuses an --out that is a file before anything runs', async () => {
-    writeFileSync(join(site.dir, 'taken.txt'), 'a file, not a directory');
+  it('refuses an --out that is a file not named as one before anything runs', async () => {
+    writeFileSync(join(site.dir, 'taken'), 'a file, not a directory');
     for (const command of ['scrape', 'crawl']) {
-      const result = await cli([command, `${site.server.url}/articles/first-post.html`, '--out', 'taken.txt']);
+      const result = await cli([command, `${site.server.url}/articles/first-post.html`, '--out', 'taken']);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toBe(
-        'crawlkit: --out taken.txt is a file: give a directory (one that does not exist is made)\n',
+        'crawlkit: --out taken is a file: give a directory (one that does not exist is made)\n',
       );
     }
   });
 
-  it('refuses an --out named as a file (-o page.md) instead of making a directory of that name', async () => {
+  it('saves the output in an --out named as a file (-o page.md), as curl -o and > page.md do', async () => {
+    const page = `${site.server.url}/articles/first-post.html`;
     for (const command of ['scrape', 'crawl', 'batch']) {
-      const target = command === 'batch' ? '-' : `${site.server.url}/articles/first-post.html`;
-      const result = await cli([command, target, '-o', 'page.md'], `${site.server.url}/articles/first-post.html\n`);
-      // Before: exit 0 and a directory page.md holding manifest.json, first-post.md and first-post.json.
-      expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toContain(
-        'crawlkit: --out page.md reads as a file name, but --out is a directory (one file per page per format, plus ' +
-          'manifest.json). To save the output as page.md, redirect stdout: crawlkit … > page.md.',
-      );
-      expect(existsSync(join(site.dir, 'page.md'))).toBe(false);
+      const target = command === 'batch' ? '-' : page;
+      const file = `${command}.md`;
+      const limit = command === 'crawl' ? ['--limit', '1'] : [];
+      const result = await cli([command, target, ...limit, '-o', file], `${page}\n`);
+      // Before: refused (exit 2), and before that a directory page.md holding manifest.json and the page's files.
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(readFileSync(join(site.dir, file), 'utf8')).toContain('# Sharpening a Hand Plane');
     }
+    // Overwritten, as `>` does; --json saves the v2 response.
+    writeFileSync(join(site.dir, 'page.json'), 'older content');
+    const json = await cli(['scrape', page, '--json', '-o', 'page.json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(site.dir, 'page.json'), 'utf8'))).toMatchObject({ success: true });
+    // A command refused before it prints leaves the file as it was.
+    const refused = await cli(['scrape', page, '--json', '--ndjson', '-o', 'page.json']);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(readFileSync(join(site.dir, 'page.json'), 'utf8'))).toMatchObject({ success: true });
+    // A file in a directory that does not exist is refused before anything runs, naming it.
+    const missing = await cli(['scrape', page, '-o', 'nowhere/page.md']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      'crawlkit: --out nowhere/page.md saves the output as that file, but its directory nowhere does not exist. ' +
+        'For a directory of that name, write nowhere/page.md/.\n',
+    );
+    // What is printed is text: an image's or a PDF's name is refused, saying a directory gets the image.
+    const image = await cli(['scrape', page, '-o', 'shot.png']);
+    expect(image.code).toBe(2);
+    expect(image.stderr).toContain('--out shot.png reads as an image or PDF file, but what a command prints is text');
+    expect(existsSync(join(site.dir, 'shot.png'))).toBe(false);
     // A directory of such a name, written with its slash or made before, is taken.
-    const slashed = await cli(['scrape', `${site.server.url}/articles/first-post.html`, '-o', 'pages.md/']);
+    const slashed = await cli(['scrape', page, '-o', 'pages.md/']);
     expect(slashed.code, slashed.stderr).toBe(0);
     expect(readdirSync(join(site.dir, 'pages.md'))).toContain('manifest.json');
-    const made = await cli(['scrape', `${site.server.url}/articles/first-post.html`, '-o', 'pages.md']);
+    const made = await cli(['scrape', page, '-o', 'pages.md']);
     expect(made.code, made.stderr).toBe(0);
+    expect(readdirSync(join(site.dir, 'pages.md'))).toContain('manifest.json');
   });
 
   it('tells a local file given as the URL to use crawlkit parse, not a DNS error about its name', async () => {

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 
 import { redactUrl } from '@crawlkit/fetcher/analysis';
 import type { Command } from 'commander';
@@ -15,7 +17,8 @@ import { engineOptionsOf, type EngineFlags } from './engine-options.js';
 import { CliError, exitCodeFor } from './errors.js';
 import { flagOfIssue } from './flag-of-issue.js';
 import { withFlags } from './option-flags.js';
-import { outPathProblem } from './out-path.js';
+import { outFileStream } from './out-file.js';
+import { outTarget } from './out-path.js';
 import type { RedisSettings } from './redis-settings.js';
 import { WEBHOOK_TIMEOUT_MS } from '../webhooks/dispatcher-options.js';
 import { proxyFromEnv } from './proxy-env.js';
@@ -56,6 +59,9 @@ export class CommandContext {
    * notes (`info`) and the engine's warnings (`warn`) in its own form.
    */
   logger: Logger | undefined;
+  /** The file the output is saved in (`--out page.md`), where it would otherwise go to stdout. */
+  readonly outFile: string | undefined;
+  readonly #outStream: Writable | undefined;
   #engine: Crawlkit | undefined;
   #Engine: typeof Crawlkit | undefined;
   #overrides: CrawlkitOptions = {};
@@ -63,13 +69,21 @@ export class CommandContext {
   readonly #flagged: CrawlkitOptions;
 
   constructor(io: CliIo, options: GlobalOptions, signal: AbortSignal) {
-    this.io = io;
-    this.options = options;
     this.signal = signal;
     if (options.json && options.ndjson) throw new CliError('Choose one of --json and --ndjson');
     // Checked before any engine starts: a crawl would otherwise run, then fail on its first page's files.
-    const outProblem = options.out === undefined ? undefined : outPathProblem(options.out);
-    if (outProblem) throw new CliError(outProblem);
+    const out = options.out === undefined ? undefined : outTarget(options.out);
+    if (out?.kind === 'refused') throw new CliError(out.problem);
+    if (out?.kind === 'file') {
+      // `-o page.md`: what the command prints goes to the file, as with `> page.md`; no directory of pages.
+      this.outFile = options.out;
+      this.#outStream = outFileStream(options.out!);
+      this.io = { ...io, stdout: this.#outStream };
+      this.options = { ...options, out: undefined };
+    } else {
+      this.io = io;
+      this.options = options;
+    }
     this.#flagged = engineOptionsOf(options);
   }
 
@@ -167,6 +181,15 @@ export class CommandContext {
 
   async close(): Promise<void> {
     await this.#engine?.close();
+  }
+
+  /** The command ended: the engine closed, and the `--out` file (when the output went to one) written whole. */
+  async end(): Promise<void> {
+    try {
+      await this.close();
+    } finally {
+      if (this.#outStream) await finished(this.#outStream.end());
+    }
   }
 
   /** Closes the engine; the next use of `engine` opens a new one on the same store (to read what the old one left). */

@@ -1,11 +1,11 @@
-import { statSync } from 'node:fs';
-import { extname } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, extname } from 'node:path';
 
 /**
- * Suffixes of files a page's output is saved as: a new `--out` ending in one (`-o page.md`, as curl's and wget's
- * `-o FILE` read) is meant as a file, and would otherwise become a directory of that name.
+ * Suffixes of text files a command's output is saved as: an `--out` ending in one (`-o page.md`, as curl's and wget's
+ * `-o FILE` read) is that file, not a directory of that name.
  */
-const FILE_SUFFIXES = new Set([
+const TEXT_SUFFIXES = new Set([
   '.md',
   '.markdown',
   '.html',
@@ -16,31 +16,66 @@ const FILE_SUFFIXES = new Set([
   '.txt',
   '.csv',
   '.xml',
-  '.png',
-  '.jpg',
-  '.jpeg',
-  '.webp',
-  '.pdf',
 ]);
 
 /**
- * What is wrong with `--out path` as the directory of a command's pages, checked before anything runs: a file that
- * exists, or a path that does not exist and is named as a file. A directory that exists, or a path ending in `/`,
- * is taken whatever its name.
+ * Suffixes of images and PDFs: what is printed is text (a screenshot prints as the page's JSON), so such an `--out`
+ * is refused, saying that a directory gets the image itself.
  */
-export function outPathProblem(path: string): string | undefined {
+const BINARY_SUFFIXES = new Set(['.png', '.jpg', '.jpeg', '.webp', '.pdf']);
+
+/** What `--out path` names: the directory of a command's pages, or the file its output is saved in. */
+export type OutTarget = { kind: 'directory' } | { kind: 'file' } | { kind: 'refused'; problem: string };
+
+/**
+ * What `--out path` is, checked before anything runs. A directory that exists, or a path ending in `/`, is a
+ * directory whatever its name. A path named as a file (`-o page.md`, as curl's and wget's `-o FILE` read it) is the
+ * file the output is saved in, as `> page.md` would (made or overwritten), when its directory exists and can be
+ * written. A file that exists under another name is refused, since `--out` would otherwise make a directory there.
+ */
+export function outTarget(path: string): OutTarget {
   let isDirectory: boolean | undefined;
   try {
     isDirectory = statSync(path).isDirectory();
   } catch {
     isDirectory = undefined;
   }
-  if (isDirectory === true || /[/\\]$/.test(path)) return undefined;
-  if (isDirectory === false) return `--out ${path} is a file: give a directory (one that does not exist is made)`;
-  if (!FILE_SUFFIXES.has(extname(path).toLowerCase())) return undefined;
-  return (
-    `--out ${path} reads as a file name, but --out is a directory (one file per page per format, plus ` +
-    `manifest.json). To save the output as ${path}, redirect stdout: crawlkit … > ${path}. ` +
-    `For a directory of that name, write ${path}/ or make it first.`
-  );
+  if (isDirectory === true || /[/\\]$/.test(path)) return { kind: 'directory' };
+  const suffix = extname(path).toLowerCase();
+  if (BINARY_SUFFIXES.has(suffix)) {
+    return {
+      kind: 'refused',
+      problem:
+        `--out ${path} reads as an image or PDF file, but what a command prints is text. --out DIR writes the ` +
+        `screenshots and PDFs themselves (one file per page per format, plus manifest.json): write ${path}/ ` +
+        'or another directory.',
+    };
+  }
+  if (!TEXT_SUFFIXES.has(suffix)) {
+    if (isDirectory === false) {
+      return {
+        kind: 'refused',
+        problem: `--out ${path} is a file: give a directory (one that does not exist is made)`,
+      };
+    }
+    return { kind: 'directory' };
+  }
+  const unwritable = fileProblem(path, isDirectory === false);
+  return unwritable ? { kind: 'refused', problem: unwritable } : { kind: 'file' };
+}
+
+/** Why the output cannot be saved as `path`, if it cannot: its directory missing, or not writable. */
+function fileProblem(path: string, exists: boolean): string | undefined {
+  const where = exists ? path : dirname(path);
+  try {
+    accessSync(where, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const why = code === 'ENOENT' ? 'does not exist' : `cannot be written (${code})`;
+    return (
+      `--out ${path} saves the output as that file, but ${exists ? 'it' : `its directory ${where}`} ${why}. ` +
+      `For a directory of that name, write ${path}/.`
+    );
+  }
 }

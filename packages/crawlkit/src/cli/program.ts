@@ -53,7 +53,12 @@ function addGlobalFlags(command: Command, output: Output): Command {
       .option('--json', 'print the v2 response as JSON')
       .option('--ndjson', 'print one JSON document a line, as pages come');
   }
-  if (output === 'pages') command.option('-o, --out <dir>', 'write one file per page per format, plus manifest.json');
+  if (output === 'pages') {
+    command.option(
+      '-o, --out <dir>',
+      'write one file per page per format, plus manifest.json; a file name (page.md, out.json) saves the output in it',
+    );
+  }
   if (output === 'answer') command.addOption(new Option('-o, --out <dir>').hideHelp());
   return command;
 }
@@ -76,7 +81,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       'after',
       `\nExamples:\n${['scrape', 'crawl', 'batch', 'map']
         .map((name) => `  $ ${EXAMPLES[name]![0]}`)
-        .join('\n')}\n\nExit codes: 0 done, 1 failed, 2 bad input, 130 Ctrl-C, 143 SIGTERM (both resumable).\n`,
+        .join(
+          '\n',
+        )}\n\nExit codes: 0 done, 1 failed, 2 bad input, 130 Ctrl-C, 141 output's reader gone, 143 SIGTERM (all resumable).\n`,
     );
 
   /** The commands that write pages, and so take `--out`. */
@@ -98,6 +105,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       ctx.command = command;
       if (!stores) ctx.storeNothing();
       try {
+        // A directory of pages; a file name (`status ID -o status.json`) saves any command's answer.
         if (ctx.options.out !== undefined && !pageCommands.has(command)) {
           setExit(ctx.fail({ success: false, code: 'CLI_USAGE', error: outRefused(command.name()) }));
           return;
@@ -113,7 +121,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
           await (fn as (ctx: CommandContext, ...rest: unknown[]) => Promise<number>)(ctx, ...positional, command),
         );
       } finally {
-        await ctx.close();
+        await ctx.end();
       }
     };
   const commands = () => import('./commands.js');
