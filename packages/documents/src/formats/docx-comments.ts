@@ -69,8 +69,11 @@ function anchors(xml: string | undefined, ids: ReadonlySet<string>): Map<string,
   return found;
 }
 
-const text = (value: string, bold = false): OfficeContentNode =>
-  ({ type: 'text', text: value, ...(bold ? { formatting: { bold: true } } : {}) });
+const text = (value: string, bold = false): OfficeContentNode => ({
+  type: 'text',
+  text: value,
+  ...(bold ? { formatting: { bold: true } } : {}),
+});
 
 /** Markdown of one line of text nodes, escaped as the body's text is. */
 function line(ast: OfficeParserAST, children: OfficeContentNode[]): Promise<string> {
