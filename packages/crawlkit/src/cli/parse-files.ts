@@ -72,6 +72,7 @@ export async function parseFiles(
   contentType: string | undefined,
 ): Promise<number> {
   await ctx.load();
+  const limit = ctx.engine.parseFileLimit;
   const startedAt = new Date().toISOString();
   const input = inputs.map((i) => i.path);
   const outDir = ctx.options.out
@@ -81,7 +82,7 @@ export async function parseFiles(
   const one = async ({ path, name }: ParseInput): Promise<ScrapeResponse | ErrorResponse> => {
     let data: Uint8Array | ErrorResponse;
     try {
-      data = await readParseFile(path, ctx.engine.parseFileLimit);
+      data = await readParseFile(path, limit);
     } catch (error) {
       return { success: false, error: `Cannot read ${path}: ${(error as Error).message}` };
     }

@@ -62,9 +62,10 @@ export async function parseCommand(ctx: CommandContext, paths: string[], command
   }
   const path = paths[0];
   await ctx.load();
+  const limit = ctx.engine.parseFileLimit;
   let data: Uint8Array | ErrorResponse;
   try {
-    data = await readParseFile(path, ctx.engine.parseFileLimit);
+    data = await readParseFile(path, limit);
   } catch (error) {
     throw new CliError(`Cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }
