@@ -1,8 +1,9 @@
 /**
  * The sheets and slides a file hides (officeparser reads them as any other, and does not say): an Excel sheet of
- * `state="hidden"` or `"veryHidden"` in `xl/workbook.xml`, a PowerPoint slide whose root says `show="0"`. They are
- * still converted; their headings say `(hidden)`, so that a pipeline publishing what it reads sees what the author
- * kept out of view.
+ * `state="hidden"` or `"veryHidden"` in `xl/workbook.xml`, a PowerPoint slide whose root says `show="0"`, an
+ * OpenDocument sheet or slide whose style says `table:display="false"` or `presentation:visibility="hidden"` (in
+ * `content.xml`'s automatic styles). They are still converted; their headings say `(hidden)`, so that a pipeline
+ * publishing what it reads sees what the author kept out of view.
  */
 import { strFromU8, unzipSync } from 'fflate';
 
@@ -13,8 +14,37 @@ function parts(bytes: Uint8Array, names: (name: string) => boolean): Record<stri
   return Object.fromEntries(Object.entries(read).map(([name, data]) => [name, strFromU8(data)]));
 }
 
-/** The names of a workbook's hidden sheets (XLSX). */
-export function hiddenSheets(bytes: Uint8Array): Set<string> {
+/** The automatic styles of an OpenDocument's `content.xml` whose properties say `hides` (`table:display="false"`). */
+function hidingStyles(content: string, hides: RegExp): Set<string> {
+  const styles = new Set<string>();
+  for (const [style] of content.matchAll(/<style:style\s[^>]*>[\s\S]*?<\/style:style>/g)) {
+    const name = attribute(style.slice(0, style.indexOf('>') + 1), 'style:name');
+    if (name !== undefined && hides.test(style)) styles.add(name);
+  }
+  return styles;
+}
+
+/** The names of an OpenDocument spreadsheet's hidden sheets, or its slides' numbers (from 1), by their styles. */
+function hiddenOdf(bytes: Uint8Array, kind: 'ods' | 'odp'): Set<string> {
+  const content = parts(bytes, (name) => name === 'content.xml')['content.xml'] ?? '';
+  const styles = hidingStyles(
+    content,
+    kind === 'ods' ? /\stable:display="false"/ : /\spresentation:visibility="hidden"/,
+  );
+  const hidden = new Set<string>();
+  if (styles.size === 0) return hidden;
+  const tag = kind === 'ods' ? /<table:table\s[^>]*>/g : /<draw:page\s[^>]*>/g;
+  for (const [index, [found]] of [...content.matchAll(tag)].entries()) {
+    const style = attribute(found, kind === 'ods' ? 'table:style-name' : 'draw:style-name');
+    const name = kind === 'ods' ? decodeXml(attribute(found, 'table:name') ?? '') : String(index + 1);
+    if (style !== undefined && styles.has(style)) hidden.add(name);
+  }
+  return hidden;
+}
+
+/** The names of a workbook's hidden sheets (XLSX, ODS). */
+export function hiddenSheets(bytes: Uint8Array, format: 'xlsx' | 'ods'): Set<string> {
+  if (format === 'ods') return hiddenOdf(bytes, 'ods');
   const workbook = parts(bytes, (name) => name === 'xl/workbook.xml')['xl/workbook.xml'] ?? '';
   const hidden = new Set<string>();
   for (const [tag] of workbook.matchAll(/<(?:\w+:)?sheet\s[^>]*>/g)) {
@@ -25,8 +55,9 @@ export function hiddenSheets(bytes: Uint8Array): Set<string> {
   return hidden;
 }
 
-/** The numbers (from 1, in the order the presentation shows them) of a presentation's hidden slides (PPTX). */
-export function hiddenSlides(bytes: Uint8Array): Set<number> {
+/** The numbers (from 1, in the order the presentation shows them) of a presentation's hidden slides (PPTX, ODP). */
+export function hiddenSlides(bytes: Uint8Array, format: 'pptx' | 'odp'): Set<number> {
+  if (format === 'odp') return new Set([...hiddenOdf(bytes, 'odp')].map(Number));
   const xml = parts(bytes, (name) =>
     /^ppt\/(presentation\.xml|_rels\/presentation\.xml\.rels|slides\/[^/]+\.xml)$/.test(name),
   );

@@ -15,7 +15,7 @@ const SLIDE_NUMBER = /^\s*(\d+|<number>)\s*$/;
 async function presentation(bytes: Uint8Array, format: 'pptx' | 'odp', options: ConvertOptions) {
   const { ast, warnings } = await parseOffice(bytes, format, options);
   const slides = ast.content.filter((node) => node.type === 'slide');
-  const hidden = format === 'pptx' ? hiddenSlides(bytes) : new Set<number>();
+  const hidden = hiddenSlides(bytes, format);
   const max = options.maxSlides ?? DEFAULT_LIMITS.maxSlides;
   if (slides.length > max) {
     warnings.push(`Only the first ${max} of ${slides.length} slides were converted (the limit of slides).`);

@@ -11,7 +11,7 @@ import { hiddenSheets } from './hidden-parts.js';
 async function spreadsheet(bytes: Uint8Array, format: 'xlsx' | 'ods', options: ConvertOptions) {
   const { ast, warnings } = await parseOffice(bytes, format, options);
   const sheets = ast.content.filter((node) => node.type === 'sheet');
-  const hidden = format === 'xlsx' ? hiddenSheets(bytes) : new Set<string>();
+  const hidden = hiddenSheets(bytes, format);
   const sections: string[] = [];
   let timedOut = false;
   for (const [index, sheet] of sheets.entries()) {
