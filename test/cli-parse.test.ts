@@ -1,5 +1,5 @@
 /** `crawlkit parse FILE`, the built command: documents by path, OCR modes, outputs and exit codes. */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -128,6 +128,20 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
       /The file is 23 bytes, larger than the parse limit of 8 bytes: raise the engine option `parseFileLimit` \(--parse-file-limit\)/,
     );
     expect(await run(['parse', 'sales.csv', '--parse-file-limit', '23'])).toMatchObject({ code: 0 });
+  });
+
+  it('refuses a file past its limit from its size, without reading it', async () => {
+    // 3 GiB, sparse (no disk): read whole first, it failed with Node's "File size … is greater than 2 GiB" (a 200 MB
+    // scan took 400 MB of memory to be refused)
+    const huge = join(dir, 'huge-scan.pdf');
+    writeFileSync(huge, '');
+    truncateSync(huge, 3 * 1024 ** 3);
+    for (const args of [['huge-scan.pdf'], ['huge-scan.pdf', 'sales.csv']]) {
+      const answer = await run(['parse', ...args, '--json']);
+      expect(answer.stdout).toContain('"code": "PAYLOAD_TOO_LARGE"');
+      expect(answer.stdout).toContain('The file is 3072 MiB, larger than the parse limit of 50 MiB');
+    }
+    rmSync(huge);
   });
 
   it('takes the memory of the extraction workers that a page past it names (--worker-memory)', async () => {

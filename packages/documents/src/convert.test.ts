@@ -7,7 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { rtfMetadata } from './formats/rtf-info.js';
 import { convertDocument } from './convert.js';
 import { documentFormat } from './detect.js';
-import { AUTHOR, makeCsv, makeDocx, makeEpub, makePptx, makeTsv, makeXlsx, TITLE } from './__fixtures__/writers.js';
+import {
+  AUTHOR,
+  compoundFile,
+  makeCsv,
+  makeDocx,
+  makeEpub,
+  makePptx,
+  makeTsv,
+  makeXlsx,
+  TITLE,
+} from './__fixtures__/writers.js';
 import type { DocumentFormat } from './types.js';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url)));
@@ -156,6 +166,21 @@ describe('convertDocument', () => {
       code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
       message: /\.xls\) are not converted/,
     });
+  });
+
+  it('refuses a PowerPoint 97-2003 presentation naming its format, by its streams, type or name', async () => {
+    const ppt = compoundFile(['PowerPoint Document', 'Current User']);
+    expect(documentFormat({ bytes: ppt, contentType: '' })).toBe('ppt');
+    expect(documentFormat({ bytes: new Uint8Array(0), contentType: 'application/vnd.ms-powerpoint' })).toBe('ppt');
+    expect(documentFormat({ bytes: new Uint8Array([1, 2, 3]), contentType: '', fileName: 'deck.ppt' })).toBe('ppt');
+    await expect(convertDocument({ bytes: ppt, contentType: 'application/octet-stream' })).rejects.toMatchObject({
+      code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+      message:
+        'PowerPoint 97-2003 presentations (.ppt) are not converted: no well-kept reader of them is published on npm. ' +
+        'Save the presentation as .pptx or .odp.',
+    });
+    // another Compound File (an Outlook message, a Visio drawing) is still no document
+    expect(documentFormat({ bytes: compoundFile(['__substg1.0_0037001F']), contentType: '' })).toBeUndefined();
   });
 
   it("bullets and numbers an ODT's list items by their own level of the list style", async () => {

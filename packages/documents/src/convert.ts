@@ -42,6 +42,13 @@ export async function convertDocument(input: DocumentInput, options: ConvertOpti
         'workbook as .xlsx, .ods or .csv.',
     );
   }
+  if (format === 'ppt') {
+    throw new DocumentError(
+      'SCRAPE_DOCUMENT_PARSE_ERROR',
+      'PowerPoint 97-2003 presentations (.ppt) are not converted: no well-kept reader of them is published on npm. ' +
+        'Save the presentation as .pptx or .odp.',
+    );
+  }
   if (format === 'encrypted') {
     throw new DocumentError(
       'SCRAPE_DOCUMENT_PARSE_ERROR',

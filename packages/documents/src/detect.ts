@@ -18,10 +18,10 @@ const ODF: Record<string, DocumentFormat> = {
 };
 
 /**
- * Formats recognized to be refused, so that the error says why: Excel 97-2003 workbooks (`xls`), and Office files
- * saved with a password (`encrypted`).
+ * Formats recognized to be refused, so that the error says why: Excel 97-2003 workbooks (`xls`), PowerPoint 97-2003
+ * presentations (`ppt`), and Office files saved with a password (`encrypted`).
  */
-export type RefusedFormat = 'xls' | 'encrypted';
+export type RefusedFormat = 'xls' | 'ppt' | 'encrypted';
 
 /** The types of the formats recognized by their bytes: served with one of them, other bytes are an error. */
 export const DOCUMENT_TYPES: Record<string, DocumentFormat | RefusedFormat> = {
@@ -30,6 +30,7 @@ export const DOCUMENT_TYPES: Record<string, DocumentFormat | RefusedFormat> = {
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
   'application/msword': 'doc',
   'application/vnd.ms-excel': 'xls',
+  'application/vnd.ms-powerpoint': 'ppt',
   'application/rtf': 'rtf',
   'text/rtf': 'rtf',
   ...ODF,
@@ -51,6 +52,7 @@ const NAMED_FORMATS: Record<string, DocumentFormat | RefusedFormat> = {
   rtf: 'rtf',
   doc: 'doc',
   xls: 'xls',
+  ppt: 'ppt',
 };
 const GENERIC_TYPES = new Set(['', 'application/octet-stream']);
 
@@ -107,8 +109,8 @@ function looksLikeText(bytes: Uint8Array): boolean {
 /**
  * The document format of a file, from its signature first (zip parts, Compound File streams, `{\rtf`, image
  * headers), then, for text formats that have none, from its served type or its name together with a check that it
- * is text. `xls` and `encrypted` are recognized to be refused with a reason (`RefusedFormat`). `undefined`: not a
- * document this package converts.
+ * is text. `xls`, `ppt` and `encrypted` are recognized to be refused with a reason (`RefusedFormat`). `undefined`:
+ * not a document this package converts.
  */
 export function detectFormat(input: DocumentInput): DocumentFormat | RefusedFormat | undefined {
   const { bytes, contentType } = input;
@@ -118,6 +120,7 @@ export function detectFormat(input: DocumentInput): DocumentFormat | RefusedForm
     if (hasStream(bytes, 'EncryptedPackage')) return 'encrypted';
     if (hasStream(bytes, 'WordDocument')) return 'doc';
     if (hasStream(bytes, 'Workbook') || hasStream(bytes, 'Book')) return 'xls';
+    if (hasStream(bytes, 'PowerPoint Document')) return 'ppt';
     return undefined;
   }
   if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return 'rtf'; // {\rtf
@@ -143,8 +146,8 @@ export function declaredFormat(input: DocumentInput): DocumentFormat | RefusedFo
 
 /**
  * The format this package would convert the input as, given the options (`images`: whether images are read by
- * OCR), or `undefined` when it is none of its formats. A type or signature of a refused format (`.xls`, a file saved
- * with a password) answers it (`xls`, `encrypted`), so that the caller can say why.
+ * OCR), or `undefined` when it is none of its formats. A type or signature of a refused format (`.xls`, `.ppt`, a file
+ * saved with a password) answers it (`xls`, `ppt`, `encrypted`), so that the caller can say why.
  */
 export function documentFormat(input: DocumentInput, options: Pick<ConvertOptions, 'images'> = {}) {
   const format = detectFormat(input);

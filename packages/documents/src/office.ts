@@ -109,7 +109,8 @@ export async function parseOffice(
       ocr: false,
       extractAttachments: true,
       includeRawContent: false,
-      ignoreComments: true,
+      // a Word file's review comments are kept (`formats/docx-comments.ts`); other formats' are not read
+      ignoreComments: type !== 'docx',
       ignoreSlideMasters: true,
       abortSignal: deadlineSignal(options.deadline),
       decompressionLimits: {

@@ -24,6 +24,11 @@ export interface DocumentMetadata {
   numChapters?: number;
   /** Rows of a CSV or TSV file, header included. */
   numRows?: number;
+  /**
+   * Revisions a Word file tracks that nobody accepted or rejected (insertions, deletions, moves in its body): the
+   * markdown reads them as accepted. Absent when there are none.
+   */
+  trackedChanges?: number;
 }
 
 /** A converted document. */

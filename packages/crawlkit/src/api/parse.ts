@@ -193,8 +193,11 @@ function uploadedPage(name: string, contentType: string, bytes: Uint8Array): Fet
   return page;
 }
 
-/** The answer to a file past the engine's `parseFileLimit`, given before any work (as `POST /v2/parse`'s 413). */
-function tooLarge(size: number, limit: number): CrawlkitError {
+/**
+ * The answer to a file past the engine's `parseFileLimit`, given before any work (as `POST /v2/parse`'s 413); the
+ * command line gives it from the file's size, before reading it.
+ */
+export function parseFileTooLarge(size: number, limit: number): CrawlkitError {
   return new CrawlkitError(
     'PAYLOAD_TOO_LARGE',
     `The file is ${sizeText(size)}, larger than the parse limit of ${sizeText(limit)}: ` +
@@ -215,7 +218,7 @@ export async function parseFile(
   if (!parsed.ok) return parsed.error;
   const bytes = await bytesOf(file.data);
   if (bytes.length === 0) throw new CrawlkitError('BAD_REQUEST', 'The file is empty.');
-  if (bytes.length > call.fileLimit) throw tooLarge(bytes.length, call.fileLimit);
+  if (bytes.length > call.fileLimit) throw parseFileTooLarge(bytes.length, call.fileLimit);
   const values = parsed.value;
   // a parse is asked for this file: images are read by OCR unless the parsers were given without `image`
   const given = (options as { parsers?: unknown } | undefined)?.parsers !== undefined;

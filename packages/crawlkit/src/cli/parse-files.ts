@@ -3,7 +3,7 @@
  * given, converted a few at a time, printed and written in the order they are listed; a file that fails is reported
  * and the others go on, as a batch's pages do.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, relative, sep } from 'node:path';
 
@@ -15,6 +15,7 @@ import { CliError, EXIT } from './errors.js';
 import { withFlags } from './option-flags.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
+import { readParseFile } from './parse-read.js';
 import { VERSION } from './version.js';
 
 /** A file to parse: where it is, and the name its document gets (`sourceURL`, and the `--out` file names). */
@@ -71,6 +72,7 @@ export async function parseFiles(
   contentType: string | undefined,
 ): Promise<number> {
   await ctx.load();
+  const limit = ctx.engine.parseFileLimit;
   const startedAt = new Date().toISOString();
   const input = inputs.map((i) => i.path);
   const outDir = ctx.options.out
@@ -78,12 +80,13 @@ export async function parseFiles(
     : undefined;
   const output = new PageOutput(ctx, { multi: true, ...(outDir ? { outDir } : {}) });
   const one = async ({ path, name }: ParseInput): Promise<ScrapeResponse | ErrorResponse> => {
-    let data: Uint8Array;
+    let data: Uint8Array | ErrorResponse;
     try {
-      data = new Uint8Array(await readFile(path));
+      data = await readParseFile(path, limit);
     } catch (error) {
       return { success: false, error: `Cannot read ${path}: ${(error as Error).message}` };
     }
+    if (!(data instanceof Uint8Array)) return data;
     const file = { data, filename: name, ...(contentType !== undefined ? { contentType } : {}) };
     return ctx.engine.parse(file, options, { signal: ctx.signal });
   };

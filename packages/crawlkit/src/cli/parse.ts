@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 
 import type { Command } from 'commander';
 
 import type { ParseOptionsInput } from '../api/parse.js';
+import type { ErrorResponse } from '../v2/types.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
@@ -11,6 +11,7 @@ import { withFlags } from './option-flags.js';
 import { OutDir } from './out-dir.js';
 import { parseFiles, parseInputs } from './parse-files.js';
 import { PageOutput } from './page-output.js';
+import { readParseFile } from './parse-read.js';
 import { pdfMaxPagesValue, withPdfMaxPages } from './pdf-pages.js';
 import { VERSION } from './version.js';
 
@@ -60,18 +61,20 @@ export async function parseCommand(ctx: CommandContext, paths: string[], command
     return parseFiles(ctx, inputs, options, flags.contentType);
   }
   const path = paths[0];
-  let data: Uint8Array;
+  await ctx.load();
+  const limit = ctx.engine.parseFileLimit;
+  let data: Uint8Array | ErrorResponse;
   try {
-    data = new Uint8Array(await readFile(path));
+    data = await readParseFile(path, limit);
   } catch (error) {
     throw new CliError(`Cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }
+  if (!(data instanceof Uint8Array)) return ctx.fail(data);
   const file = {
     data,
     filename: basename(path),
     ...(flags.contentType !== undefined ? { contentType: flags.contentType } : {}),
   };
-  await ctx.load();
   const response = await ctx.engine.parse(file, options, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   const startedAt = new Date().toISOString();

@@ -133,8 +133,8 @@ export const PAGE_CODES = {
   SCRAPE_DOCUMENT_PARSE_ERROR: info(
     500,
     'The document (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV) could not be read: damaged, encrypted, ' +
-      'served as a type its bytes are not, or a format not converted (`.xls`; the message says which).',
-    'Check the file opens in its application; save a legacy `.xls` as `.xlsx`, `.ods` or `.csv`.',
+      'served as a type its bytes are not, or a format not converted (`.xls`, `.ppt`; the message says which).',
+    'Check the file opens in its application; save a legacy `.xls` as `.xlsx`, `.ods` or `.csv`, a `.ppt` as `.pptx`.',
   ),
   SCRAPE_DOCUMENT_TOO_LARGE: info(
     500,

@@ -266,3 +266,55 @@ export function enlargeOdf(name: 'report.odt' | 'report.ods', times: number): Ui
   }
   return zipSync(entries);
 }
+
+/**
+ * A Compound File (the container of Office 97-2003 files) holding streams of these names, 4 KiB of filler each, laid
+ * out as the format says (header, FAT, one directory sector, the streams): what `detectFormat` reads a legacy file's
+ * kind from. At most three streams (one directory sector).
+ */
+export function compoundFile(names: readonly string[]): Uint8Array {
+  const sector = 512;
+  const size = 4096; // at the mini stream cutoff: a stream of regular sectors
+  const header = Buffer.alloc(sector);
+  Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(header, 0);
+  header.writeUInt16LE(0x3e, 24); // minor version
+  header.writeUInt16LE(3, 26); // major version 3: 512-byte sectors
+  header.writeUInt16LE(0xfffe, 28); // little-endian
+  header.writeUInt16LE(9, 30); // sector shift
+  header.writeUInt16LE(6, 32); // mini sector shift
+  header.writeUInt32LE(1, 44); // one FAT sector
+  header.writeUInt32LE(1, 48); // the directory is sector 1
+  header.writeUInt32LE(4096, 56); // mini stream cutoff
+  header.writeUInt32LE(0xfffffffe, 60); // no mini FAT
+  header.writeUInt32LE(0xfffffffe, 68); // no DIFAT sectors
+  header.fill(0xff, 76, sector);
+  header.writeUInt32LE(0, 76); // the FAT is sector 0
+  const perStream = size / sector;
+  const fat = Buffer.alloc(sector, 0xff);
+  fat.writeUInt32LE(0xfffffffd, 0); // sector 0: FAT
+  fat.writeUInt32LE(0xfffffffe, 4); // sector 1: the directory
+  const entry = (name: string, type: number, start: number, length: number) => {
+    const e = Buffer.alloc(128);
+    e.write(name, 0, 'utf16le');
+    e.writeUInt16LE((name.length + 1) * 2, 64);
+    e.writeUInt8(type, 66);
+    e.fill(0xff, 68, 80); // no siblings, no child
+    e.writeUInt32LE(start, 116);
+    e.writeUInt32LE(length, 120);
+    return e;
+  };
+  const root = entry('Root Entry', 5, 0xfffffffe, 0);
+  const streams = names.slice(0, 3).map((name, i) => {
+    const first = 2 + i * perStream;
+    for (let s = first; s < first + perStream; s++)
+      fat.writeUInt32LE(s === first + perStream - 1 ? 0xfffffffe : s + 1, s * 4);
+    const e = entry(name, 2, first, size);
+    if (i + 1 < Math.min(names.length, 3)) e.writeUInt32LE(i + 2, 72); // its right sibling: the next stream
+    return e;
+  });
+  if (streams.length) root.writeUInt32LE(1, 76); // the root's child: the first stream
+  const directory = Buffer.alloc(sector);
+  Buffer.concat([root, ...streams]).copy(directory);
+  const data = Buffer.alloc(streams.length * size, 0x20);
+  return new Uint8Array(Buffer.concat([header, fat, directory, data]));
+}

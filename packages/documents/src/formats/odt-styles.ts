@@ -10,6 +10,8 @@
 import { strFromU8, unzipSync } from 'fflate';
 import type { OfficeContentNode, OfficeParserAST } from 'officeparser';
 
+import { attribute } from '../xml-text.js';
+
 /** The style parts: `content.xml` holds the automatic styles (`P1`), `styles.xml` the named ones. */
 const STYLE_PARTS = new Set(['content.xml', 'styles.xml']);
 const STYLE_TAG = /<style:style\b[^>]*>/g;
@@ -24,10 +26,6 @@ const MAX_DEPTH = 16;
 interface ParagraphStyle {
   parent?: string;
   level?: number;
-}
-
-function attribute(tag: string, name: string): string | undefined {
-  return new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
 }
 
 type ListKind = 'ordered' | 'unordered';

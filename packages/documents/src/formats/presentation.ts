@@ -1,9 +1,13 @@
-/** PowerPoint (PPTX) and OpenDocument presentations (ODP): one section per slide, with its speaker notes. */
+/**
+ * PowerPoint (PPTX) and OpenDocument presentations (ODP): one section per slide, with its speaker notes; a hidden
+ * slide's heading says `(hidden)` (`hidden-parts.ts`).
+ */
 import type { OfficeContentNode } from 'officeparser';
 
 import { DEFAULT_LIMITS } from '../limits.js';
 import { nodeText, officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
+import { hiddenSlides } from './hidden-parts.js';
 
 /** A notes paragraph that only holds the slide number field. */
 const SLIDE_NUMBER = /^\s*(\d+|<number>)\s*$/;
@@ -11,6 +15,7 @@ const SLIDE_NUMBER = /^\s*(\d+|<number>)\s*$/;
 async function presentation(bytes: Uint8Array, format: 'pptx' | 'odp', options: ConvertOptions) {
   const { ast, warnings } = await parseOffice(bytes, format, options);
   const slides = ast.content.filter((node) => node.type === 'slide');
+  const hidden = hiddenSlides(bytes, format);
   const max = options.maxSlides ?? DEFAULT_LIMITS.maxSlides;
   if (slides.length > max) {
     warnings.push(`Only the first ${max} of ${slides.length} slides were converted (the limit of slides).`);
@@ -27,7 +32,13 @@ async function presentation(bytes: Uint8Array, format: 'pptx' | 'odp', options: 
     const notes = notesOf(slide);
     const noteText = notes.length ? await officeMarkdown(ast, format, { content: notes }) : '';
     sections.push(
-      [`## Slide ${index + 1}`, body, noteText ? `### Notes\n\n${noteText}` : ''].filter(Boolean).join('\n\n'),
+      [
+        `## Slide ${index + 1}${hidden.has(index + 1) ? ' (hidden)' : ''}`,
+        body,
+        noteText ? `### Notes\n\n${noteText}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
     );
   }
   const metadata = { ...officeMetadata(ast), numSlides: slides.length };

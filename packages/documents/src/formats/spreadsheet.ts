@@ -1,12 +1,17 @@
-/** Excel (XLSX) and OpenDocument spreadsheets (ODS): one table per sheet, within a cap of cells. */
+/**
+ * Excel (XLSX) and OpenDocument spreadsheets (ODS): one table per sheet, within a cap of cells; a hidden sheet's
+ * heading says `(hidden)` (`hidden-parts.ts`).
+ */
 import type { OfficeContentNode } from 'officeparser';
 
 import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
+import { hiddenSheets } from './hidden-parts.js';
 
 async function spreadsheet(bytes: Uint8Array, format: 'xlsx' | 'ods', options: ConvertOptions) {
   const { ast, warnings } = await parseOffice(bytes, format, options);
   const sheets = ast.content.filter((node) => node.type === 'sheet');
+  const hidden = hiddenSheets(bytes, format);
   const sections: string[] = [];
   let timedOut = false;
   for (const [index, sheet] of sheets.entries()) {
@@ -17,7 +22,8 @@ async function spreadsheet(bytes: Uint8Array, format: 'xlsx' | 'ods', options: C
     }
     const name = (sheet.metadata as { sheetName?: string } | undefined)?.sheetName ?? `Sheet ${index + 1}`;
     const table = await officeMarkdown(ast, format, { content: [asTable(sheet)] });
-    sections.push(table ? `## ${name}\n\n${table}` : `## ${name}`);
+    const heading = `## ${name}${hidden.has(name) ? ' (hidden)' : ''}`;
+    sections.push(table ? `${heading}\n\n${table}` : heading);
   }
   const metadata = { ...officeMetadata(ast), numSheets: sheets.length };
   delete metadata.numPages;

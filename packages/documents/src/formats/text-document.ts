@@ -1,8 +1,12 @@
-/** Word (DOCX), OpenDocument text (ODT) and RTF: headings, lists, tables, links, images as references, footnotes. */
+/**
+ * Word (DOCX), OpenDocument text (ODT) and RTF: headings, lists, tables, links, images as references, footnotes; a
+ * DOCX's review comments after the body (`docx-comments.ts`).
+ */
 import type { OfficeParserAST } from 'officeparser';
 
 import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
+import { commentsSection, documentXml, trackedChanges } from './docx-comments.js';
 import { odtStyled } from './odt-styles.js';
 import { rtfMetadata } from './rtf-info.js';
 
@@ -27,8 +31,15 @@ async function textDocument(
   const parsed = await parseOffice(bytes, format, options);
   const { warnings } = parsed;
   const ast = format === 'odt' ? odtStyled(parsed.ast, bytes) : parsed.ast;
-  const markdown = imageReferences(await officeMarkdown(ast, format, { deadline: options.deadline }), ast);
+  let markdown = imageReferences(await officeMarkdown(ast, format, { deadline: options.deadline }), ast);
   const metadata = format === 'rtf' ? { ...rtfMetadata(bytes), ...officeMetadata(ast) } : officeMetadata(ast);
+  if (format === 'docx') {
+    const xml = documentXml(bytes);
+    const comments = await commentsSection(ast, xml, options.deadline);
+    if (comments) markdown = markdown ? `${markdown}\n\n${comments}` : comments;
+    const changes = trackedChanges(xml);
+    if (changes > 0) metadata.trackedChanges = changes;
+  }
   const document: ConvertedDocument = { format, markdown, metadata, warnings };
   if (metadata.numPages !== undefined) document.pages = metadata.numPages;
   if (options.html) document.html = await officeHtml(attachmentsDropped(ast), format, options.deadline);

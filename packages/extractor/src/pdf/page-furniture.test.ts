@@ -56,6 +56,11 @@ describe('running headers, page numbers and hyphenation in PDFs', () => {
     // a numbered line atop every page of a form, its number following the page, is content: not a page number
     const form = [1, 2, 3, 4].map((n) => `Question ${n}\nWhat was spent in week ${n * 7}?\nTotal ${n * n}`);
     expect(dropRunningLines(form)).toEqual(form);
+    // a Bates stamp at the foot of each page of a production set, its number following the page, goes
+    const bates = [1, 2, 3, 4].map(
+      (n) => `Exhibit ${n}\nThe witness said ${n * 3} things.\nBates ACME-${String(n + 40).padStart(6, '0')}`,
+    );
+    expect(dropRunningLines(bates)).toEqual([1, 2, 3, 4].map((n) => `Exhibit ${n}\nThe witness said ${n * 3} things.`));
     const words = ['alpha', 'beta', 'gamma', 'delta'];
     const numbered = words.map((w, i) => `${w} a\n${w} b\n${w} c\n- ${i + 2} -`);
     expect(dropRunningLines(numbered)).toEqual(words.map((w) => `${w} a\n${w} b\n${w} c`));

@@ -19,6 +19,13 @@ const MIN_SHARE = 0.5;
  */
 const PAGE_NUMBER = /^(?:[^\p{L}]*|.*(?<!\p{L})(?:page|pg|p|seite|p[áa]gina)(?!\p{L}).*)$/iu;
 
+/**
+ * A page stamp's number: 5 digits or more ("ACME-000231", "DEF 0012345"), as a Bates number of a production set or a
+ * document control number is written. A line whose number follows the page and is written so is furniture whatever
+ * its words; one of fewer digits with words ("Question 12") is content.
+ */
+const STAMP_NUMBER = /(?<!\d)\d{5,}(?!\d)/;
+
 /** A line as its page numbers aside: "Page 3 of 40", "- 3 -" and "3" repeat as "Page # of #", "- # -", "#". */
 const shape = (line: string): string => line.trim().replace(/\d+/g, '#').replace(/\s+/g, ' ');
 
@@ -39,9 +46,9 @@ const offsets = (line: string, page: number): Set<number> =>
  * The pages' markdown with their running headers and footers left out: a line at a page's top or bottom edge (its first
  * or last two) whose shape, numbers aside, is at an edge of at least 3 pages and half of them. One repeated as it is
  * (the report's title) is kept where it first appears, as it may be said nowhere else; one whose number follows the
- * page and reads as a page number (`PAGE_NUMBER`: "Page 3 of 40", "- 3 -") is dropped everywhere. A line whose numbers
- * change otherwise ("Chapter 2" atop a few pages) is content, and kept. Pages are kept in place ('' for a page without
- * text).
+ * page and reads as a page number (`PAGE_NUMBER`: "Page 3 of 40", "- 3 -") or a page stamp (`STAMP_NUMBER`: "Bates
+ * ACME-000231") is dropped everywhere. A line whose numbers change otherwise ("Chapter 2" atop a few pages) is
+ * content, and kept. Pages are kept in place ('' for a page without text).
  */
 export function dropRunningLines(pages: readonly string[]): string[] {
   const split = pages.map((page) => (page ? page.split('\n') : []));
@@ -85,7 +92,12 @@ export function runningLineMask(split: readonly (readonly string[])[]): boolean[
   for (const [key, entry] of found) {
     if (entry.pages < MIN_PAGES || entry.pages < withText * MIN_SHARE) continue;
     if (entry.texts.size === 1) running.set(key, 'once');
-    else if (entry.offsets!.size > 0 && PAGE_NUMBER.test(key)) running.set(key, 'never');
+    else if (
+      entry.offsets!.size > 0 &&
+      (PAGE_NUMBER.test(key) || [...entry.texts].every((t) => STAMP_NUMBER.test(t)))
+    ) {
+      running.set(key, 'never');
+    }
   }
   const numbered = pageNumbered(split, withText);
   if (running.size === 0 && numbered.size === 0) return undefined;

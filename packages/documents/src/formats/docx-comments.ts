@@ -1,0 +1,119 @@
+/**
+ * A Word file's review comments, kept: a `## Comments` section after the body, one list item per comment in the order
+ * the body refers to them, with its author (when the file names one) and the text it is anchored to (the body's text
+ * between its `w:commentRangeStart` and `w:commentRangeEnd`, deleted text left out, as the body reads). officeparser
+ * reads the comments and attaches each to the run before its reference; its markdown leaves them out.
+ */
+import { strFromU8, unzipSync } from 'fflate';
+import type { OfficeContentNode, OfficeParserAST } from 'officeparser';
+
+import { officeMarkdown } from '../office.js';
+import { decodeXml } from '../xml-text.js';
+
+/** Characters of an anchor quoted; a longer one is cut with an ellipsis. */
+const MAX_ANCHOR = 200;
+/** XML of a comment's range read for its anchor at most (a range over a whole long document stops here). */
+const MAX_RANGE_XML = 64 * 1024;
+
+interface Comment {
+  id: string;
+  author?: string;
+  node: OfficeContentNode;
+}
+
+/** The comments of the tree, each once, in the order the body refers to them. */
+function collect(nodes: readonly OfficeContentNode[] | undefined, found: Map<string, Comment>): void {
+  for (const node of nodes ?? []) {
+    for (const comment of (node as { comments?: OfficeContentNode[] }).comments ?? []) {
+      const metadata = (comment.metadata ?? {}) as { commentId?: string; author?: string };
+      const id = metadata.commentId ?? `#${found.size}`;
+      if (!found.has(id)) found.set(id, { id, author: metadata.author?.trim() || undefined, node: comment });
+    }
+    collect(node.children, found);
+  }
+}
+
+/** The body's text in a stretch of `word/document.xml`: its `w:t` runs and tabs (not `w:delText`). */
+function rangeText(xml: string): string {
+  let text = '';
+  for (const [, tab, run] of xml.matchAll(/<w:(tab)\b[^>]*\/>|<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)) {
+    text += tab ? ' ' : decodeXml(run ?? '');
+  }
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The body's XML (`word/document.xml`), or `undefined` when the file has none. */
+export function documentXml(bytes: Uint8Array): string | undefined {
+  const part = unzipSync(bytes, { filter: (file) => file.name === 'word/document.xml' })['word/document.xml'];
+  return part ? strFromU8(part) : undefined;
+}
+
+/** Each comment's anchored text, by its id, from the body's range marks (absent where the file has none). */
+function anchors(xml: string | undefined, ids: ReadonlySet<string>): Map<string, string> {
+  const found = new Map<string, string>();
+  if (xml === undefined) return found;
+  const starts = new Map<string, number>();
+  for (const mark of xml.matchAll(/<w:commentRange(Start|End)\b[^>]*?\bw:id="(\d+)"/g)) {
+    const [, kind, id = ''] = mark;
+    if (!ids.has(id)) continue;
+    const start = starts.get(id);
+    if (kind === 'Start') {
+      if (start === undefined) starts.set(id, mark.index);
+      continue;
+    }
+    if (start === undefined || found.has(id)) continue;
+    const end = mark.index;
+    const text = rangeText(xml.slice(start, Math.min(end, start + MAX_RANGE_XML)));
+    if (text) found.set(id, text.length > MAX_ANCHOR ? `${text.slice(0, MAX_ANCHOR - 1).trimEnd()}…` : text);
+  }
+  return found;
+}
+
+const text = (value: string, bold = false): OfficeContentNode => ({
+  type: 'text',
+  text: value,
+  ...(bold ? { formatting: { bold: true } } : {}),
+});
+
+/** Markdown of one line of text nodes, escaped as the body's text is. */
+function line(ast: OfficeParserAST, children: OfficeContentNode[]): Promise<string> {
+  return officeMarkdown(ast, 'docx', { content: [{ type: 'paragraph', children }] });
+}
+
+/**
+ * The `## Comments` section of a DOCX (empty when it has none): `- **Author** on “anchor”: text`, a comment's further
+ * paragraphs indented under its item.
+ */
+export async function commentsSection(
+  ast: OfficeParserAST,
+  xml: string | undefined,
+  deadline?: number,
+): Promise<string> {
+  const found = new Map<string, Comment>();
+  collect(ast.content, found);
+  if (found.size === 0) return '';
+  const anchored = anchors(xml, new Set(found.keys()));
+  const items: string[] = [];
+  for (const { id, author, node } of found.values()) {
+    const anchor = anchored.get(id);
+    const head = [
+      ...(author ? [text(author, true)] : []),
+      ...(anchor ? [text(`${author ? ' on' : 'On'} “`), text(anchor), text('”')] : []),
+    ];
+    const prefix = head.length ? `${await line(ast, head)}: ` : '';
+    const body = node.children?.length
+      ? await officeMarkdown(ast, 'docx', { content: node.children, deadline })
+      : await line(ast, [text(node.text ?? '')]);
+    const [first = '', ...rest] = body.split('\n');
+    items.push([`- ${prefix}${first}`, ...rest.map((l) => (l ? `  ${l}` : l))].join('\n').trimEnd());
+  }
+  return `## Comments\n\n${items.join('\n')}`;
+}
+
+/**
+ * Revisions Word tracks and nobody accepted or rejected yet in the body (`w:ins`, `w:del`, `w:moveFrom`, `w:moveTo`):
+ * the markdown reads them as accepted, and `metadata.trackedChanges` counts them.
+ */
+export function trackedChanges(xml: string | undefined): number {
+  return xml?.match(/<w:(?:ins|del|moveFrom|moveTo)[\s>/]/g)?.length ?? 0;
+}

@@ -1,0 +1,78 @@
+/**
+ * The sheets and slides a file hides (officeparser reads them as any other, and does not say): an Excel sheet of
+ * `state="hidden"` or `"veryHidden"` in `xl/workbook.xml`, a PowerPoint slide whose root says `show="0"`, an
+ * OpenDocument sheet or slide whose style says `table:display="false"` or `presentation:visibility="hidden"` (in
+ * `content.xml`'s automatic styles). They are still converted; their headings say `(hidden)`, so that a pipeline
+ * publishing what it reads sees what the author kept out of view.
+ */
+import { strFromU8, unzipSync } from 'fflate';
+
+import { attribute, decodeXml } from '../xml-text.js';
+
+function parts(bytes: Uint8Array, names: (name: string) => boolean): Record<string, string> {
+  const read = unzipSync(bytes, { filter: (file) => names(file.name) });
+  return Object.fromEntries(Object.entries(read).map(([name, data]) => [name, strFromU8(data)]));
+}
+
+/** The automatic styles of an OpenDocument's `content.xml` whose properties say `hides` (`table:display="false"`). */
+function hidingStyles(content: string, hides: RegExp): Set<string> {
+  const styles = new Set<string>();
+  for (const [style] of content.matchAll(/<style:style\s[^>]*>[\s\S]*?<\/style:style>/g)) {
+    const name = attribute(style.slice(0, style.indexOf('>') + 1), 'style:name');
+    if (name !== undefined && hides.test(style)) styles.add(name);
+  }
+  return styles;
+}
+
+/** The names of an OpenDocument spreadsheet's hidden sheets, or its slides' numbers (from 1), by their styles. */
+function hiddenOdf(bytes: Uint8Array, kind: 'ods' | 'odp'): Set<string> {
+  const content = parts(bytes, (name) => name === 'content.xml')['content.xml'] ?? '';
+  const styles = hidingStyles(
+    content,
+    kind === 'ods' ? /\stable:display="false"/ : /\spresentation:visibility="hidden"/,
+  );
+  const hidden = new Set<string>();
+  if (styles.size === 0) return hidden;
+  const tag = kind === 'ods' ? /<table:table\s[^>]*>/g : /<draw:page\s[^>]*>/g;
+  for (const [index, [found]] of [...content.matchAll(tag)].entries()) {
+    const style = attribute(found, kind === 'ods' ? 'table:style-name' : 'draw:style-name');
+    const name = kind === 'ods' ? decodeXml(attribute(found, 'table:name') ?? '') : String(index + 1);
+    if (style !== undefined && styles.has(style)) hidden.add(name);
+  }
+  return hidden;
+}
+
+/** The names of a workbook's hidden sheets (XLSX, ODS). */
+export function hiddenSheets(bytes: Uint8Array, format: 'xlsx' | 'ods'): Set<string> {
+  if (format === 'ods') return hiddenOdf(bytes, 'ods');
+  const workbook = parts(bytes, (name) => name === 'xl/workbook.xml')['xl/workbook.xml'] ?? '';
+  const hidden = new Set<string>();
+  for (const [tag] of workbook.matchAll(/<(?:\w+:)?sheet\s[^>]*>/g)) {
+    const state = attribute(tag, 'state');
+    const name = attribute(tag, 'name');
+    if (name !== undefined && (state === 'hidden' || state === 'veryHidden')) hidden.add(decodeXml(name));
+  }
+  return hidden;
+}
+
+/** The numbers (from 1, in the order the presentation shows them) of a presentation's hidden slides (PPTX, ODP). */
+export function hiddenSlides(bytes: Uint8Array, format: 'pptx' | 'odp'): Set<number> {
+  if (format === 'odp') return new Set([...hiddenOdf(bytes, 'odp')].map(Number));
+  const xml = parts(bytes, (name) =>
+    /^ppt\/(presentation\.xml|_rels\/presentation\.xml\.rels|slides\/[^/]+\.xml)$/.test(name),
+  );
+  const targets = new Map<string, string>();
+  for (const [tag] of (xml['ppt/_rels/presentation.xml.rels'] ?? '').matchAll(/<Relationship\s[^>]*>/g)) {
+    const id = attribute(tag, 'Id');
+    const target = attribute(tag, 'Target');
+    if (id && target) targets.set(id, `ppt/${target.replace(/^\/?ppt\//, '').replace(/^\.\//, '')}`);
+  }
+  const list = /<p:sldIdLst>([\s\S]*?)<\/p:sldIdLst>/.exec(xml['ppt/presentation.xml'] ?? '')?.[1] ?? '';
+  const hidden = new Set<number>();
+  for (const [index, [tag]] of [...list.matchAll(/<p:sldId\s[^>]*>/g)].entries()) {
+    const slide = xml[targets.get(attribute(tag, 'r:id') ?? '') ?? ''];
+    const root = slide && /<p:sld\s[^>]*>/.exec(slide)?.[0];
+    if (root && /^(0|false)$/.test(attribute(root, 'show') ?? '')) hidden.add(index + 1);
+  }
+  return hidden;
+}
