@@ -6,6 +6,7 @@ import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput,
 
 import { tellingUnknownArguments } from './bad-arguments.js';
 import { DEFAULT_ANSWER_CHARS, linksSlice, readFrom, statusSlice } from './answer-budget.js';
+import { registerExtractTool } from './extract-tool.js';
 import { InFlight } from './in-flight.js';
 import { registerMonitorTools } from './monitor-tools.js';
 import { registerParseTool, type ParseFiles } from './parse-tool.js';
@@ -343,4 +344,5 @@ export function registerTools(
   const kit: ToolKit = { ck, admission, session, tool, result, call };
   if (answers.parseFiles) registerParseTool(kit, answers.parseFiles);
   registerMonitorTools(kit);
+  registerExtractTool(server, kit);
 }
