@@ -1,6 +1,6 @@
 /**
  * `crawlkit mcp` over stdio on the design questions of the MCP agent's day, decided: `firecrawl_extract` answered with
- * the call to make instead.
+ * the call to make instead; `firecrawl_batch_scrape` taking the scrape options beside `urls` too.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect, it } from 'vitest';
@@ -14,6 +14,16 @@ const { call } = useMcpAgent({
   crawlStarted: () => undefined,
   stderr: () => undefined,
 });
+
+/** The pages of batch `id` once it has ended, read through the status tool. */
+async function batchPages(id: string) {
+  for (let tries = 0; tries < 100; tries++) {
+    const status = await call('firecrawl_check_batch_status', { id });
+    if (status.json?.status === 'completed') return status.json.data as Record<string, unknown>[];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`batch ${id} did not complete`);
+}
 
 it('answers firecrawl_extract, left out of the list as firecrawl-mcp does, with the call to make instead', async () => {
   const { tools } = await client.listTools();
@@ -38,4 +48,38 @@ it('answers firecrawl_extract, left out of the list as firecrawl-mcp does, with 
     name: 'firecrawl_batch_scrape',
     arguments: { urls: [`${siteUrl}/p/1`, `${siteUrl}/p/2`], formats: ['json'], jsonOptions: { prompt: 'Titles' } },
   });
+  // The call named is one the server takes: here refused only for want of a model, with how to give one.
+  const followed = await call(several.json!.nextTool.name, several.json!.nextTool.arguments);
+  expect(followed.json).toMatchObject({ success: false, code: 'LLM_NOT_CONFIGURED' });
+  expect(followed.text).not.toContain('Ignored');
+}, 60_000);
+
+it('takes firecrawl_batch_scrape options beside urls as firecrawl_scrape does, and refuses two values of one', async () => {
+  const urls = [`${siteUrl}/p/3`, `${siteUrl}/p/4`];
+  const flat = await call('firecrawl_batch_scrape', { urls, formats: ['links'], onlyMainContent: false, maxAge: 0 });
+  // Before: run with the default formats, and "Ignored `formats`, `onlyMainContent`, `maxAge`" after the answer.
+  expect(flat.isError).toBe(false);
+  expect(flat.text).not.toContain('Ignored');
+  const pages = await batchPages(flat.json!.id as string);
+  expect(pages).toHaveLength(2);
+  for (const page of pages) {
+    expect(page.links).toEqual(expect.arrayContaining([expect.stringContaining('/p/')]));
+    expect(page.markdown).toBeUndefined();
+  }
+
+  // The nested shape as before, and both shapes agreeing.
+  const both = await call('firecrawl_batch_scrape', { urls, formats: ['html'], options: { formats: ['html'] } });
+  expect(both.isError).toBe(false);
+  expect((await batchPages(both.json!.id as string)).every((page) => typeof page.html === 'string')).toBe(true);
+
+  const clash = await call('firecrawl_batch_scrape', {
+    urls,
+    formats: ['html'],
+    onlyMainContent: false,
+    options: { formats: ['markdown'], onlyMainContent: false },
+  });
+  expect(clash.isError).toBe(true);
+  expect(clash.json).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+  expect(clash.json?.error).toContain('`formats` and `options.formats` are given with different values');
+  expect(clash.json?.error).not.toContain('onlyMainContent');
 }, 60_000);

@@ -12,6 +12,7 @@ import { registerMonitorTools } from './monitor-tools.js';
 import { registerParseTool, type ParseFiles } from './parse-tool.js';
 import type { SessionCall, ToolKit } from './tool-kit.js';
 import {
+  batchOptionsOf,
   batchShape,
   cancelShape,
   crawlShape,
@@ -280,14 +281,16 @@ export function registerTools(
     {
       title: 'Batch scrape',
       description:
-        'Start scraping many URLs with the same options; returns the batch id at once. Read its pages with ' +
-        '`firecrawl_check_batch_status` (stop it with `firecrawl_cancel_batch`).',
+        'Start scraping many URLs with the same options (beside `urls`, as firecrawl_scrape takes them, or in ' +
+        '`options`); returns the batch id at once. Read its pages with `firecrawl_check_batch_status` (stop it with ' +
+        '`firecrawl_cancel_batch`).',
       inputSchema: batchShape,
       annotations: START,
     },
-    async (args, { signal }) => {
-      const { urls, options } = withoutNulls(args);
-      const body = { urls, ...(options ? scrapeOptionsOf(options) : {}) } as BatchScrapeRequestInput;
+    async ({ urls, ...args }, { signal }) => {
+      const options = batchOptionsOf(args);
+      if (typeof options === 'string') return result({ success: false, code: 'BAD_REQUEST', error: options });
+      const body = { urls, ...scrapeOptionsOf(options) } as BatchScrapeRequestInput;
       const started = await admission.withRoom(() => ck.batchScrape(body, call(signal)));
       if (!started.success) return result(started);
       // The v2 answer's `url` is no call an agent over MCP makes: the answer names the one that reads the pages.
