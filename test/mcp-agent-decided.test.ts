@@ -1,6 +1,7 @@
 /**
  * `crawlkit mcp` over stdio on the design questions of the MCP agent's day, decided: `firecrawl_extract` answered with
- * the call to make instead; `firecrawl_batch_scrape` taking the scrape options beside `urls` too.
+ * the call to make instead; `firecrawl_batch_scrape` taking the scrape options beside `urls` too; a batch named in its
+ * first progress notification, as a crawl is.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect, it } from 'vitest';
@@ -82,4 +83,17 @@ it('takes firecrawl_batch_scrape options beside urls as firecrawl_scrape does, a
   expect(clash.json).toMatchObject({ success: false, code: 'BAD_REQUEST' });
   expect(clash.json?.error).toContain('`formats` and `options.formats` are given with different values');
   expect(clash.json?.error).not.toContain('onlyMainContent');
+}, 60_000);
+
+it("names a batch in its first progress notification, with the call that reads its status, as a crawl's", async () => {
+  const messages: string[] = [];
+  const answer = (await client.callTool(
+    { name: 'firecrawl_batch_scrape', arguments: { urls: [`${siteUrl}/slow/p/5`, `${siteUrl}/slow/p/6`] } },
+    undefined,
+    { onprogress: (progress) => void messages.push(progress.message ?? '') },
+  )) as { content: { text: string }[] };
+  const { id } = JSON.parse(answer.content[0]!.text) as { id: string };
+  // Before: no notification; a client whose call was lost before the answer had no id to read the batch by.
+  expect(messages[0]).toBe(`batch ${id} started (firecrawl_check_batch_status reads it by this id)`);
+  await batchPages(id);
 }, 60_000);

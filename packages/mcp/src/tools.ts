@@ -287,12 +287,19 @@ export function registerTools(
       inputSchema: batchShape,
       annotations: START,
     },
-    async ({ urls, ...args }, { signal }) => {
+    async ({ urls, ...args }, { signal, _meta, sendNotification }) => {
       const options = batchOptionsOf(args);
       if (typeof options === 'string') return result({ success: false, code: 'BAD_REQUEST', error: options });
       const body = { urls, ...scrapeOptionsOf(options) } as BatchScrapeRequestInput;
       const started = await admission.withRoom(() => ck.batchScrape(body, call(signal)));
       if (!started.success) return result(started);
+      // Named to a client that asked for progress, as a crawl is: one whose call is lost before the answer has its id.
+      const token = _meta?.progressToken;
+      if (token !== undefined) {
+        const message = `batch ${started.id} started (firecrawl_check_batch_status reads it by this id)`;
+        const params = { progressToken: token, progress: 0, total: urls.length, message };
+        await sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+      }
       // The v2 answer's `url` is no call an agent over MCP makes: the answer names the one that reads the pages.
       return result({
         ...started,
