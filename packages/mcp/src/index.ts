@@ -1,5 +1,6 @@
 export { createMcpServer, MCP_SERVER_VERSION } from './mcp-server.js';
 export { serveMcpStdio } from './stdio.js';
+export { guardStdout } from './stdout-guard.js';
 export type { McpStdioOptions } from './stdio.js';
 export type { ToolAnswers, ToolSettings } from './tools.js';
 export type { ParseFiles } from './parse-tool.js';

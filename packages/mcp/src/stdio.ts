@@ -8,6 +8,7 @@ import { InvalidOptionError, type Crawlkit } from 'crawlkit';
 import { InFlight } from './in-flight.js';
 import { toolServer, type ToolAnswers } from './mcp-server.js';
 import type { ParseFiles } from './parse-tool.js';
+import { guardStdout } from './stdout-guard.js';
 
 export interface McpStdioOptions extends ToolAnswers {
   crawlkit: Crawlkit;
@@ -30,7 +31,11 @@ export interface McpStdioOptions extends ToolAnswers {
    * @default none: any file the process may read, relative paths against its working directory
    */
   parseRoot?: string;
-  /** The client's input and output. @default process.stdin and process.stdout */
+  /**
+   * The client's input and output. @default process.stdin and process.stdout; the process's stdout is then kept for
+   * the JSON-RPC stream (`guardStdout`): anything else written to it (a `console.log` of this thread or of a worker
+   * thread) goes to process.stderr until `close()`
+   */
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
 }
@@ -52,9 +57,10 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<{ close()
     answers,
     inFlight,
   );
+  const guard = options.stdout === undefined ? guardStdout(process.stdout, process.stderr) : undefined;
   const transport = new StdioServerTransport(
     options.stdin as NodeJS.ReadStream | undefined,
-    options.stdout as NodeJS.WriteStream | undefined,
+    (guard?.channel ?? options.stdout) as NodeJS.WriteStream | undefined,
   );
   await server.connect(transport);
   return {
@@ -63,6 +69,7 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<{ close()
     close: async () => {
       await server.close();
       await inFlight.settled();
+      guard?.release();
     },
   };
 }

@@ -2,6 +2,8 @@
  * The tools' input schemas, with firecrawl-mcp's field names (3.26), so agent prompts written for it work unchanged.
  * They only shape the call: the engine checks every value as `POST /v2/*` does and answers the v2 error shape.
  */
+import { isDeepStrictEqual } from 'node:util';
+
 import { z } from 'zod';
 
 const FORMATS = [
@@ -241,11 +243,39 @@ export const crawlShape = nullable({
   scrapeOptions: z.object(scrapeParams).partial().optional(),
 });
 
-/** firecrawl-mcp's batch tool of its 1.x-2.x releases (`{ urls, options }`). */
-export const batchShape = nullable({
+/**
+ * firecrawl-mcp's batch tool of its 1.x-2.x releases (`{ urls, options }`), and the flat shape `firecrawl_scrape` has
+ * (`formats` and the other scrape options beside `urls`).
+ */
+export const batchShape = {
   urls: z.array(z.string().url()).min(1),
-  options: z.object(scrapeParams).partial().optional(),
-});
+  ...nullable({
+    options: z
+      .object(scrapeParams)
+      .partial()
+      .optional()
+      .describe('The scrape options of every URL; they may also be given beside urls, as firecrawl_scrape takes them.'),
+  }),
+  ...scrapeParams,
+};
+
+type BatchArgs = ScrapeArgs & { options?: ScrapeArgs | null };
+
+/**
+ * The scrape options of a batch call, given in `options` or beside `urls` (or both), as firecrawl-mcp's arguments; an
+ * option given both ways with different values is a refusal naming both (a string), not a guess.
+ */
+export function batchOptionsOf({ options, ...flat }: BatchArgs): ScrapeArgs | string {
+  const nested: Record<string, unknown> = withoutNulls(options ?? {});
+  const beside: Record<string, unknown> = withoutNulls(flat);
+  const differ = Object.keys(beside).filter((key) => key in nested && !isDeepStrictEqual(beside[key], nested[key]));
+  if (differ.length === 0) return { ...nested, ...beside };
+  const named = differ.map((key) => `\`${key}\` and \`options.${key}\``).join(', ');
+  return (
+    `Invalid arguments for firecrawl_batch_scrape: ${named} are given with different values. Give each option ` +
+    'once: beside urls (as firecrawl_scrape takes it) or in options.'
+  );
+}
 
 export const statusShape = {
   id: z.string(),

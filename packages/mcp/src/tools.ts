@@ -6,11 +6,13 @@ import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput,
 
 import { tellingUnknownArguments } from './bad-arguments.js';
 import { DEFAULT_ANSWER_CHARS, linksSlice, readFrom, statusSlice } from './answer-budget.js';
+import { registerExtractTool } from './extract-tool.js';
 import { InFlight } from './in-flight.js';
 import { registerMonitorTools } from './monitor-tools.js';
 import { registerParseTool, type ParseFiles } from './parse-tool.js';
 import type { SessionCall, ToolKit } from './tool-kit.js';
 import {
+  batchOptionsOf,
   batchShape,
   cancelShape,
   crawlShape,
@@ -279,16 +281,25 @@ export function registerTools(
     {
       title: 'Batch scrape',
       description:
-        'Start scraping many URLs with the same options; returns the batch id at once. Read its pages with ' +
-        '`firecrawl_check_batch_status` (stop it with `firecrawl_cancel_batch`).',
+        'Start scraping many URLs with the same options (beside `urls`, as firecrawl_scrape takes them, or in ' +
+        '`options`); returns the batch id at once. Read its pages with `firecrawl_check_batch_status` (stop it with ' +
+        '`firecrawl_cancel_batch`).',
       inputSchema: batchShape,
       annotations: START,
     },
-    async (args, { signal }) => {
-      const { urls, options } = withoutNulls(args);
-      const body = { urls, ...(options ? scrapeOptionsOf(options) : {}) } as BatchScrapeRequestInput;
+    async ({ urls, ...args }, { signal, _meta, sendNotification }) => {
+      const options = batchOptionsOf(args);
+      if (typeof options === 'string') return result({ success: false, code: 'BAD_REQUEST', error: options });
+      const body = { urls, ...scrapeOptionsOf(options) } as BatchScrapeRequestInput;
       const started = await admission.withRoom(() => ck.batchScrape(body, call(signal)));
       if (!started.success) return result(started);
+      // Named to a client that asked for progress, as a crawl is: one whose call is lost before the answer has its id.
+      const token = _meta?.progressToken;
+      if (token !== undefined) {
+        const message = `batch ${started.id} started (firecrawl_check_batch_status reads it by this id)`;
+        const params = { progressToken: token, progress: 0, total: urls.length, message };
+        await sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+      }
       // The v2 answer's `url` is no call an agent over MCP makes: the answer names the one that reads the pages.
       return result({
         ...started,
@@ -343,4 +354,5 @@ export function registerTools(
   const kit: ToolKit = { ck, admission, session, tool, result, call };
   if (answers.parseFiles) registerParseTool(kit, answers.parseFiles);
   registerMonitorTools(kit);
+  registerExtractTool(server, kit);
 }

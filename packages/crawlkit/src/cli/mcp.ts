@@ -32,6 +32,10 @@ export interface McpModule {
     },
   ): Promise<{ url: string; close(): Promise<void> }>;
   isLoopbackHost(host: string): boolean;
+  guardStdout(
+    stdout: NodeJS.WritableStream,
+    stderr: NodeJS.WritableStream,
+  ): { channel: NodeJS.WritableStream; release(): void };
 }
 
 interface McpFlags extends ListenFlags {
@@ -66,6 +70,9 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   const { bodyLimit, ...limits } = listenLimits(flags, file);
   const host = flags.host ?? '127.0.0.1';
   const mcp = mcpModule ?? (await loadCommandPackage<McpModule>('@crawlkit/mcp', 'mcp'));
+  // Over stdio, stdout is the JSON-RPC stream from here on, before the engine loads: what its dependencies or worker
+  // threads print to it (console.log) goes to stderr.
+  const guard = flags.http ? undefined : mcp.guardStdout(ctx.io.stdout, ctx.io.stderr);
   // Over stdio the client is the local process that started this one: loopback's rules.
   const loopback = !flags.http || mcp.isLoopbackHost(host);
   const maxAnswerChars = integerFlag('--max-answer-chars', flags.maxAnswerChars);
@@ -107,7 +114,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
       running = await mcp.serveMcpStdio({
         crawlkit: ctx.engine,
         stdin: ctx.io.stdin,
-        stdout: ctx.io.stdout,
+        stdout: guard?.channel ?? ctx.io.stdout,
         ...limits,
         ...answers,
       });
@@ -119,5 +126,6 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   // Over stdio the client ends the session by closing our input.
   await untilStopped(ctx, flags.http ? undefined : ctx.io.stdin);
   await running.close();
+  guard?.release();
   return EXIT.ok;
 }

@@ -63,7 +63,7 @@ export const REQUEST_CODES = {
   ),
   ENDPOINT_NOT_SUPPORTED: info(
     404,
-    'A Firecrawl endpoint crawlkit does not offer (extract, agent, deep research, …; the message names it) (HTTP server only).',
+    'A Firecrawl endpoint crawlkit does not offer (extract, agent, deep research, …; the message names it) (HTTP server only), or the MCP tool `firecrawl_extract` (its `nextTool` is the call to make instead).',
     'Use the hosted service for it; crawlkit serves scrape, parse, crawl, batch scrape, map, search, usage and queue status.',
   ),
   URL_BLOCKED: info(
