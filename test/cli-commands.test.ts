@@ -3,7 +3,7 @@
  * cli-crawl-batch-map.test.ts). The commands run in the test's process; one run of each (and --version) as the built
  * command in a child.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Crawlkit, type Document, type ErrorResponse } from 'crawlkit';
@@ -92,6 +92,11 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
       'crawlkit: --out nowhere/page.md saves the output as that file, but its directory nowhere does not exist. ' +
         'For a directory of that name, write nowhere/page.md/.\n',
     );
+    // A file that cannot take the output (a full disk: /dev/full) is an error naming it, exit 1, not a crash.
+    symlinkSync('/dev/full', join(site.dir, 'full.md'));
+    const full = await cli(['scrape', page, '-o', 'full.md']);
+    expect(full.code, full.stderr).toBe(1);
+    expect(full.stderr).toBe('crawlkit: --out full.md could not be written: ENOSPC: no space left on device, write\n');
     // What is printed is text: an image's or a PDF's name is refused, saying a directory gets the image.
     const image = await cli(['scrape', page, '-o', 'shot.png']);
     expect(image.code).toBe(2);

@@ -14,7 +14,7 @@ import type { ErrorResponse } from '../v2/types.js';
 import { readText } from './file-arguments.js';
 import type { RefusedBodyKind } from './body-refusal.js';
 import { engineOptionsOf, type EngineFlags } from './engine-options.js';
-import { CliError, exitCodeFor } from './errors.js';
+import { CliError, EXIT, exitCodeFor } from './errors.js';
 import { flagOfIssue } from './flag-of-issue.js';
 import { withFlags } from './option-flags.js';
 import { outFileStream } from './out-file.js';
@@ -62,6 +62,7 @@ export class CommandContext {
   /** The file the output is saved in (`--out page.md`), where it would otherwise go to stdout. */
   readonly outFile: string | undefined;
   readonly #outStream: Writable | undefined;
+  #outError: Error | undefined;
   #engine: Crawlkit | undefined;
   #Engine: typeof Crawlkit | undefined;
   #overrides: CrawlkitOptions = {};
@@ -78,6 +79,10 @@ export class CommandContext {
       // `-o page.md`: what the command prints goes to the file, as with `> page.md`; no directory of pages.
       this.outFile = options.out;
       this.#outStream = outFileStream(options.out!);
+      // Told when the command ends (a full disk): an 'error' event with no listener would end the process mid-run.
+      this.#outStream.on('error', (error: Error) => {
+        this.#outError ??= error;
+      });
       this.io = { ...io, stdout: this.#outStream };
       this.options = { ...options, out: undefined };
     } else {
@@ -188,7 +193,14 @@ export class CommandContext {
     try {
       await this.close();
     } finally {
-      if (this.#outStream) await finished(this.#outStream.end());
+      if (this.#outStream) await finished(this.#outStream.end()).catch(() => undefined);
+    }
+    if (this.#outError) {
+      throw new CliError(`--out ${this.outFile} could not be written: ${this.#outError.message}`, {
+        cause: this.#outError,
+        code: 'UNKNOWN_ERROR',
+        exitCode: EXIT.failure,
+      });
     }
   }
 
