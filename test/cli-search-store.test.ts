@@ -62,7 +62,9 @@ describe('crawlkit search and its --store', { timeout: 60_000 }, () => {
     ]) {
       const answer = await runCli([name!, ...args, ...store, '--out', out], { cwd: dir });
       expect(answer.code).toBe(2);
-      expect(answer.stderr).toContain(`${name} prints its answer. Save it with --json > ${name}.json.`);
+      expect(answer.stderr).toContain(
+        `${name} prints its answer. Save it with --json -o ${name}.json (or --json > ${name}.json).`,
+      );
       expect(existsSync(out)).toBe(false);
     }
   });

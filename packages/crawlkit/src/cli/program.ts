@@ -30,8 +30,8 @@ type Output = 'pages' | 'answer' | 'none';
 /** The refusal of `--out` by a command that prints an answer, not pages: it would write nothing and say nothing. */
 function outRefused(name: string): string {
   return (
-    `--out writes the files of scraped pages (scrape, crawl, batch, resume, replay, parse); ${name} prints its ` +
-    `answer. Save it with --json > ${name}.json.`
+    `--out DIR writes the files of scraped pages (scrape, crawl, batch, resume, replay, parse); ${name} prints its ` +
+    `answer. Save it with --json -o ${name}.json (or --json > ${name}.json).`
   );
 }
 
@@ -55,11 +55,11 @@ function addGlobalFlags(command: Command, output: Output): Command {
   }
   if (output === 'pages') {
     command.option(
-      '-o, --out <dir>',
+      '-o, --out <dir|file>',
       'write one file per page per format, plus manifest.json; a file name (page.md, out.json) saves the output in it',
     );
   }
-  if (output === 'answer') command.addOption(new Option('-o, --out <dir>').hideHelp());
+  if (output === 'answer') command.addOption(new Option('-o, --out <file>').hideHelp());
   return command;
 }
 
