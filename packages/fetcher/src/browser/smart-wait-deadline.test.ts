@@ -11,9 +11,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { useBrowserContext } from './__fixtures__/browser-harness.js';
 import { MUTATION_OBSERVER_SCRIPT, NetworkMonitor, smartWait } from './smart-wait.js';
 
-// Busy in a script for 3 s from 200 ms after it loads, then tells the server.
+// Busy in a script for 6 s from 200 ms after it loads, then tells the server: four times the wait's 1.5 s, so that a
+// test process slow to hear of the load (a CI pair at load 10 heard of it past 1.7 s with a busy time of 3 s) still
+// starts its wait well before the script ends.
 const BUSY = `<!doctype html><title>Busy</title><p>Working</p><script>
-  setTimeout(() => { const end = Date.now() + 3000; while (Date.now() < end); fetch('/done'); }, 200);
+  setTimeout(() => { const end = Date.now() + 6000; while (Date.now() < end); fetch('/done'); }, 200);
 </script>`;
 
 // Shows only "Loading…" and answers the wait's question of its last change at once, but goes busy for 3 s right after
@@ -30,6 +32,8 @@ const LATE = `<!doctype html><title>App</title><div id="root"><p>Loading…</p><
 let server: Server;
 let base: string;
 let done = false;
+/** How long the last smart wait took, for a failure's message. */
+let waitedMs = 0;
 const browser = useBrowserContext();
 
 beforeAll(async () => {
@@ -53,7 +57,10 @@ async function settles(path: string): Promise<{ settled: boolean; busyEnded: boo
     await page.evaluateOnNewDocument(MUTATION_OBSERVER_SCRIPT);
     const network = new NetworkMonitor(page);
     await page.goto(`${base}${path}`, { waitUntil: 'domcontentloaded' });
-    return { settled: await smartWait(page, network, 1_500), busyEnded: done };
+    const start = performance.now();
+    const settled = await smartWait(page, network, 1_500);
+    waitedMs = Math.round(performance.now() - start);
+    return { settled, busyEnded: done };
   } finally {
     await page.close();
   }
@@ -62,7 +69,8 @@ async function settles(path: string): Promise<{ settled: boolean; busyEnded: boo
 it('ends with its time when the page is too busy to answer', async () => {
   // Before: the question asked as the network went quiet was answered once the script ended, 3 s in, and the wait
   // said the page had settled then, its budget long spent.
-  expect(await settles('/busy')).toEqual({ settled: false, busyEnded: false });
+  const outcome = await settles('/busy');
+  expect(outcome, `the wait took ${waitedMs} ms`).toEqual({ settled: false, busyEnded: false });
 }, 20_000);
 
 it('does not take a placeholder question it had no time to answer as an answer', async () => {
