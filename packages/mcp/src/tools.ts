@@ -60,6 +60,14 @@ export interface ToolSettings extends ToolAnswers {
 }
 
 /**
+ * The first progress notification of a job started by a tool: its id and the tool that reads it, so that a client
+ * whose call is lost before the answer (the server killed, the connection gone) can still follow the job.
+ */
+function startedMessage(kind: 'crawl' | 'batch', id: string, statusTool: string): string {
+  return `${kind} ${id} started (${statusTool} reads it by this id)`;
+}
+
+/**
  * Registers every tool on `server`, their calls counted by `inFlight`. Each call carries `session` and the call's
  * `signal` (the client went away); the engine reserves its credits under the limit, as for the HTTP server.
  */
@@ -201,7 +209,7 @@ export function registerTools(
         told = completed;
         const message =
           total === undefined
-            ? `crawl ${started.id} started (firecrawl_check_crawl_status reads it by this id)`
+            ? startedMessage('crawl', started.id, 'firecrawl_check_crawl_status')
             : `crawl ${started.id}: ${completed} of ${total} pages`;
         const params = {
           progressToken: token,
@@ -296,7 +304,7 @@ export function registerTools(
       // Named to a client that asked for progress, as a crawl is: one whose call is lost before the answer has its id.
       const token = _meta?.progressToken;
       if (token !== undefined) {
-        const message = `batch ${started.id} started (firecrawl_check_batch_status reads it by this id)`;
+        const message = startedMessage('batch', started.id, 'firecrawl_check_batch_status');
         const params = { progressToken: token, progress: 0, total: urls.length, message };
         await sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
       }
