@@ -2,14 +2,15 @@
  * `crawlkit resume` after a Ctrl-C: stdout has the pages completed after the resume (so output appended to the
  * interrupted run's file has each page once), in every output mode; `--all` prints the whole job; `--out` ends with it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 
 import type { Document } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
 
-import { interruptedCrawl } from './helpers/cli-interrupt.ts';
-import { CHAIN_LENGTH, useCliSite } from './helpers/cli-site.ts';
+import { interruptedCrawl, startChainCrawl } from './helpers/cli-interrupt.ts';
+import { CHAIN_LENGTH, jobIdOf, useCliSite } from './helpers/cli-site.ts';
 
 const site = useCliSite();
 let last: Promise<unknown> = Promise.resolve();
@@ -87,5 +88,49 @@ describe('resume output after Ctrl-C', { timeout: 120_000 }, () => {
       expect(urlsOf(resumedAll.stdout).toSorted()).toEqual(chain());
     };
     await Promise.all([text(), plain(), json(), all()]);
+  });
+
+  it('an --out file: the interrupted run names it, and its resume appends (or, under --json, writes the whole job)', async () => {
+    /** A crawl saving its output in `file`, interrupted once its first page is there (or `started()` says). */
+    const interruptedToFile = async (mode: string, file: string, started?: (log: string) => boolean) => {
+      const child = startChainCrawl(site, [mode, '-o', file]);
+      let ended = false;
+      void child.result.then(() => (ended = true));
+      let log = '';
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+      const ready = () => (started ? started(log) : (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0);
+      // The file is the command's stdout: its first bytes are the first page printed (slow pages: ~0.3 s each).
+      while (!ended && !ready()) await sleep(20);
+      child.kill('SIGINT');
+      const result = await child.result;
+      expect(result.code).toBe(130);
+      return { id: jobIdOf(result.stderr), stderr: result.stderr };
+    };
+
+    const ndjsonFile = join(site.dir, 'pages.ndjson');
+    const first = await interruptedToFile('--ndjson', ndjsonFile);
+    expect(first.stderr).toContain(
+      `kept in ${ndjsonFile}. Resume with:\n  crawlkit resume ${first.id} --store ${JSON.stringify(site.store)} ` +
+        `--ndjson --out ${JSON.stringify(ndjsonFile)}\n`,
+    );
+    const printed = urlsOf(readFileSync(ndjsonFile, 'utf8'));
+    expect(printed.length).toBeLessThan(CHAIN_LENGTH);
+    const resumed = await cli(['resume', first.id, '--ndjson', '-o', ndjsonFile]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`${ndjsonFile} gets the pages to come`);
+    // The interrupted run's pages, then the resume's: each page of the job once.
+    expect(urlsOf(readFileSync(ndjsonFile, 'utf8')).toSorted()).toEqual(chain());
+
+    // --json prints at the end: the interrupted run's hint prints the whole job; a resume into a file writes it all.
+    const jsonFile = join(site.dir, 'job.json');
+    const second = await interruptedToFile('--json', jsonFile, (log) => /crawl \S+ started/.test(log));
+    expect(second.stderr).toContain(`crawlkit resume ${second.id} --store ${JSON.stringify(site.store)} --all --json`);
+    const { id } = await interrupted();
+    const resumedJson = await cli(['resume', id, '--json', '-o', jsonFile]);
+    expect(resumedJson.code).toBe(0);
+    expect(resumedJson.stderr).toContain(`the file gets the whole job`);
+    const body = JSON.parse(readFileSync(jsonFile, 'utf8')) as { status: string; data: Document[] };
+    expect(body.status).toBe('completed');
+    expect(body.data.map((d) => d.metadata.sourceURL).toSorted()).toEqual(chain());
   });
 });

@@ -287,11 +287,10 @@ export async function resumeCommand(ctx: CommandContext, id: string, command: Co
   const mark = PrintedMark.read(ctx.jobsDir, id);
   const printed = Math.min(mark ?? completed, completed);
   if (!resumed.success && resumed.code === 'JOB_NOT_RESUMABLE') {
-    const out = ctx.options.out ? ` --out ${JSON.stringify(ctx.options.out)}` : '';
     if (!all && printed === completed) {
       return ctx.fail({
         ...resumed,
-        error: `${resumed.error} To print its pages: crawlkit resume ${id} --all${ctx.whereFlags()}${out}`,
+        error: `${resumed.error} To print its pages: crawlkit resume ${id} --all${ctx.whereFlags()}${ctx.outputFlags()}`,
       });
     }
     ctx.note(
@@ -300,11 +299,12 @@ export async function resumeCommand(ctx: CommandContext, id: string, command: Co
         : `${found.kind} ${id} has ended with ${count(completed - printed, 'page')} stored that its command did not ` +
             `print (it was killed): printing them (--all prints the ${printed} before)`,
     );
-    return followJob(ctx, { id, kind: found.kind, command: 'resume', input: id, skip: all ? 0 : printed });
+    return followJob(ctx, { id, kind: found.kind, command: 'resume', input: id, skip: resumeSkip(ctx, all, printed) });
   }
   if (!resumed.success) return ctx.fail(resumed);
-  const skip = all ? 0 : printed;
-  const earlier = skip === 0 ? '' : ` (stdout has the pages to come; --all prints the ${skip} before)`;
+  const skip = resumeSkip(ctx, all, printed);
+  const where = ctx.outFile ? `${ctx.outFile} gets` : 'stdout has';
+  const earlier = skip === 0 ? '' : ` (${where} the pages to come; --all prints the ${skip} before)`;
   // A job of a distributed deployment runs on its workers: this command follows it.
   const how = ctx.redis ? 'followed (its workers run it)' : 'resumed';
   ctx.note(`${found.kind} ${id} ${how} at ${completed}/${total} pages${earlier}`);
@@ -316,6 +316,22 @@ export async function resumeCommand(ctx: CommandContext, id: string, command: Co
     keepResuming: true,
     skip,
   });
+}
+
+/**
+ * How many of a resumed job's first pages its output leaves out: those the interrupted command printed, unless `--all`.
+ * An `--out page.md` is appended to; under `--json` it gets the whole job, one JSON document having no end to add to.
+ */
+function resumeSkip(ctx: CommandContext, all: boolean, printed: number): number {
+  if (all) return 0;
+  if (printed > 0 && ctx.outFile) {
+    if (ctx.mode === 'json') {
+      ctx.note(`--json --out ${ctx.outFile}: the file gets the whole job, one JSON document (as with --all)`);
+      return 0;
+    }
+    ctx.appendToOutFile();
+  }
+  return printed;
 }
 
 /** `crawlkit cache clear|prune`. */

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 
 import { redactUrl } from '@crawlkit/fetcher/analysis';
@@ -17,7 +16,7 @@ import { engineOptionsOf, type EngineFlags } from './engine-options.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
 import { flagOfIssue } from './flag-of-issue.js';
 import { withFlags } from './option-flags.js';
-import { outFileStream } from './out-file.js';
+import { outFile, type OutFile } from './out-file.js';
 import { outTarget } from './out-path.js';
 import type { RedisSettings } from './redis-settings.js';
 import { WEBHOOK_TIMEOUT_MS } from '../webhooks/dispatcher-options.js';
@@ -61,7 +60,7 @@ export class CommandContext {
   logger: Logger | undefined;
   /** The file the output is saved in (`--out page.md`), where it would otherwise go to stdout. */
   readonly outFile: string | undefined;
-  readonly #outStream: Writable | undefined;
+  readonly #outFile: OutFile | undefined;
   #outError: Error | undefined;
   #engine: Crawlkit | undefined;
   #Engine: typeof Crawlkit | undefined;
@@ -78,12 +77,12 @@ export class CommandContext {
     if (out?.kind === 'file') {
       // `-o page.md`: what the command prints goes to the file, as with `> page.md`; no directory of pages.
       this.outFile = options.out;
-      this.#outStream = outFileStream(options.out!);
+      this.#outFile = outFile(options.out!);
       // Told when the command ends (a full disk): an 'error' event with no listener would end the process mid-run.
-      this.#outStream.on('error', (error: Error) => {
+      this.#outFile.stream.on('error', (error: Error) => {
         this.#outError ??= error;
       });
-      this.io = { ...io, stdout: this.#outStream };
+      this.io = { ...io, stdout: this.#outFile.stream };
       this.options = { ...options, out: undefined };
     } else {
       this.io = io;
@@ -193,7 +192,7 @@ export class CommandContext {
     try {
       await this.close();
     } finally {
-      if (this.#outStream) await finished(this.#outStream.end()).catch(() => undefined);
+      if (this.#outFile) await finished(this.#outFile.stream.end()).catch(() => undefined);
     }
     if (this.#outError) {
       throw new CliError(`--out ${this.outFile} could not be written: ${this.#outError.message}`, {
@@ -208,6 +207,19 @@ export class CommandContext {
   async reopen(): Promise<void> {
     await this.close();
     this.#engine = undefined;
+  }
+
+  /** Makes `--out page.md` append to the file (a resume's pages to come); false when the output goes elsewhere. */
+  appendToOutFile(): boolean {
+    this.#outFile?.append();
+    return this.#outFile !== undefined;
+  }
+
+  /** The flags that say where this command's output goes (`--ndjson`, `--out`), for a command line to type next. */
+  outputFlags(): string {
+    const mode = this.mode === 'text' ? '' : ` --${this.mode}`;
+    const out = this.options.out ?? this.outFile;
+    return `${mode}${out === undefined ? '' : ` --out ${JSON.stringify(out)}`}`;
   }
 
   /** The flags that name where the jobs are, for a command line to type next (the Redis URL without its password). */

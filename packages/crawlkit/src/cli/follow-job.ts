@@ -222,13 +222,15 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     }
     // The directory has every page seen (a resume's earlier ones too); stdout, those printed.
     await outDir?.finish({ status: 'interrupted', finishedAt: new Date().toISOString(), completed: delivery.seen });
-    const out = ctx.options.out ? ` --out ${JSON.stringify(ctx.options.out)}` : '';
     // On Redis the job's workers go on with it: the command only stops following.
     const next = ctx.redis ? 'Its workers go on with it; follow it again with' : 'Resume with';
+    // The same output, with the pages to come (appended to an --out file); --json's one document is printed whole.
+    const flags = `${ctx.mode === 'json' ? ' --all' : ''}${ctx.outputFlags()}`;
+    const kept = ctx.options.out ?? ctx.outFile;
     ctx.io.stderr.write(
       `\n${ctx.signal.reason instanceof ReaderGone ? 'Stopped, the reader of the output went away' : 'Interrupted'}: ` +
-        `${count(delivery.seen, 'page')} kept${ctx.options.out ? ` in ${ctx.options.out}` : ''}. ` +
-        `${next}:\n  crawlkit resume ${id}${ctx.whereFlags()}${out}\n`,
+        `${count(delivery.seen, 'page')} kept${kept ? ` in ${kept}` : ''}. ` +
+        `${next}:\n  crawlkit resume ${id}${ctx.whereFlags()}${flags}\n`,
     );
     return EXIT.interrupted;
   }

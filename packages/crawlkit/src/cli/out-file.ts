@@ -1,18 +1,29 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { finished, Writable } from 'node:stream';
 
+/** The stream a command's output goes to under `--out page.md`, and how the file is opened. */
+export interface OutFile {
+  readonly stream: Writable;
+  /**
+   * Makes the first write append to the file instead of replacing it: `crawlkit resume`'s pages to come go after
+   * the interrupted run's. No effect once the file is open.
+   */
+  append(): void;
+}
+
 /**
- * The stream a command's output goes to under `--out page.md`: the file, opened (made or truncated) at the first
- * write, so that a command refused before it prints leaves an existing file as it was.
+ * The file of `--out page.md`, opened (made or truncated, or appended to) at the first write, so that a command
+ * refused before it prints leaves an existing file as it was.
  */
-export function outFileStream(path: string): Writable {
+export function outFile(path: string): OutFile {
   let file: WriteStream | undefined;
+  let flags = 'w';
   const open = (stream: Writable): WriteStream => {
-    file = createWriteStream(path);
+    file = createWriteStream(path, { flags });
     file.on('error', (error) => stream.destroy(error));
     return file;
   };
-  return new Writable({
+  const stream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       (file ?? open(this)).write(chunk, callback);
     },
@@ -21,4 +32,10 @@ export function outFileStream(path: string): Writable {
       finished(file.end(), (error) => callback(error ?? null));
     },
   });
+  return {
+    stream,
+    append: () => {
+      flags = 'a';
+    },
+  };
 }
