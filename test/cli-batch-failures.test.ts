@@ -36,6 +36,18 @@ describe('the failures of a batch', { timeout: 120_000 }, () => {
     expect(body.errors.map((e) => e.url).sort()).toEqual([...refused].sort());
   });
 
+  it('--strict: a batch done with a failed page exits 3, one done without 0, where both exit 0', async () => {
+    const good = `${site.server.url}/cli/chain/0`;
+    const failed = await site.cli(
+      ['batch', '-', '--format', 'links', '--strict'],
+      `${good}\nhttp://127.0.0.1:1/gone\n`,
+    );
+    expect(failed.code, failed.stderr).toBe(3);
+    expect(failed.stderr).toContain('1 page, 1 error');
+    const clean = await site.cli(['batch', '-', '--format', 'links', '--strict'], `${good}\n`);
+    expect(clean.code, clean.stderr).toBe(0);
+  });
+
   it('skipped lines: stderr names the first 20, --json and the --out manifest list them all', async () => {
     // A list saved on Windows (BOM, CRLF) with a comment, a blank line and 25 lines that are not URLs.
     const invalid = Array.from({ length: 25 }, (_, i) => `not a url ${i}`);

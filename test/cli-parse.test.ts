@@ -233,6 +233,10 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
       data: [{ metadata: { sourceURL: 'report.docx' } }, { metadata: { sourceURL: 'sales.csv' } }],
       errors: [{ url: 'share/empty.pdf', code: 'BAD_REQUEST' }],
     });
+    expect(json.code).toBe(0);
+    // --strict: done with a file failed exits 3 (for a cron job), done with none 0
+    expect((await run(['parse', 'share/q3', 'share/empty.pdf', '--strict'])).code).toBe(3);
+    expect((await run(['parse', 'share/q3', '--strict'])).code).toBe(0);
     // nothing converted: exit 1; an option every file would fail on: exit 2 at once
     expect((await run(['parse', 'share/empty.pdf', 'share/old.xls'])).code).toBe(1);
     const bad = await run(['parse', 'share', '--pdf-mode', 'sometimes']);

@@ -40,6 +40,8 @@ export interface GlobalOptions extends EngineFlags {
   ndjson?: boolean;
   out?: string;
   quiet?: boolean;
+  /** Exit 3 when some pages of a job (or files of a parse) failed, where it exits 0. */
+  strict?: boolean;
 }
 
 export type OutputMode = 'text' | 'json' | 'ndjson';
@@ -220,6 +222,11 @@ export class CommandContext {
     const mode = this.mode === 'text' ? '' : ` --${this.mode}`;
     const out = this.options.out ?? this.outFile;
     return `${mode}${out === undefined ? '' : ` --out ${JSON.stringify(out)}`}`;
+  }
+
+  /** The exit code of work that is done with `failed` of its pages failed: 3 under `--strict`, else 0. */
+  doneExit(failed: number): number {
+    return failed > 0 && this.options.strict ? EXIT.somePagesFailed : EXIT.ok;
   }
 
   /** The flags that name where the jobs are, for a command line to type next (the Redis URL without its password). */

@@ -12,6 +12,8 @@ export const EXIT = {
   failure: 1,
   /** The input was wrong: a flag, an argument, a v2 body the API refused. */
   badInput: 2,
+  /** `--strict`: the work is done, but some of its pages (a crawl's, a batch's, several files') failed. */
+  somePagesFailed: 3,
   /**
    * Interrupted by Ctrl-C (SIGINT); what was scraped is kept. SIGTERM's is `exitCodeForSignal('SIGTERM')`, 143; a
    * reader gone (`| head`) SIGPIPE's, 141.

@@ -295,5 +295,5 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   }
   if (status.status === 'failed' || status.status === 'cancelled') return EXIT.failure;
   // The job's pages, not this run's: a resume whose pages left all failed ends a job that has pages.
-  return status.completed === 0 && failures.length > 0 ? EXIT.failure : EXIT.ok;
+  return status.completed === 0 && failures.length > 0 ? EXIT.failure : ctx.doneExit(failures.length);
 }

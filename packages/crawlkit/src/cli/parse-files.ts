@@ -152,5 +152,5 @@ export async function parseFiles(
       `  … and ${failures.length - LISTED_FAILURES} more${outDir ? ' in manifest.json' : ' (--json lists them)'}`,
     );
   }
-  return converted > 0 || failures.length === 0 ? EXIT.ok : EXIT.failure;
+  return converted > 0 || failures.length === 0 ? ctx.doneExit(failures.length) : EXIT.failure;
 }

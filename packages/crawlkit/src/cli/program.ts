@@ -54,10 +54,12 @@ function addGlobalFlags(command: Command, output: Output): Command {
       .option('--ndjson', 'print one JSON document a line, as pages come');
   }
   if (output === 'pages') {
-    command.option(
-      '-o, --out <dir|file>',
-      'write one file per page per format, plus manifest.json; a file name (page.md, out.json) saves the output in it',
-    );
+    command
+      .option(
+        '-o, --out <dir|file>',
+        'write one file per page per format, plus manifest.json; a file name (page.md, out.json) saves the output in it',
+      )
+      .option('--strict', 'exit 3 when some pages (or files) failed, where a job done with failed pages exits 0');
   }
   if (output === 'answer') command.addOption(new Option('-o, --out <file>').hideHelp());
   return command;
@@ -83,7 +85,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
         .map((name) => `  $ ${EXAMPLES[name]![0]}`)
         .join(
           '\n',
-        )}\n\nExit codes: 0 done, 1 failed, 2 bad input, 130 Ctrl-C, 141 output's reader gone, 143 SIGTERM (all resumable).\n`,
+        )}\n\nExit codes: 0 done, 1 failed, 2 bad input, 3 some pages failed (--strict), 130 Ctrl-C, 141 output's reader gone, 143 SIGTERM (all resumable).\n`,
     );
 
   /** The commands that write pages, and so take `--out`. */
