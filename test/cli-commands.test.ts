@@ -89,7 +89,7 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
     const missing = await cli(['scrape', page, '-o', 'nowhere/page.md']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
-      'crawlkit: --out nowhere/page.md saves the output as that file, but its directory nowhere does not exist. ' +
+      'crawlkit: --out nowhere/page.md saves the output as that file, in nowhere, which does not exist (ENOENT). ' +
         'For a directory of that name, write nowhere/page.md/.\n',
     );
     // A file that cannot take the output (a full disk: /dev/full) is an error naming it, exit 1, not a crash.

@@ -1,6 +1,8 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 
+import { unwritableDirReason } from '@crawlkit/options/temp-dir';
+
 /**
  * Suffixes of text files a command's output is saved as: an `--out` ending in one (`-o page.md`, as curl's and wget's
  * `-o FILE` read) is that file, not a directory of that name.
@@ -71,11 +73,9 @@ function fileProblem(path: string, exists: boolean): string | undefined {
     accessSync(where, constants.W_OK);
     return undefined;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    const why = code === 'ENOENT' ? 'does not exist' : `cannot be written (${code})`;
     return (
-      `--out ${path} saves the output as that file, but ${exists ? 'it' : `its directory ${where}`} ${why}. ` +
-      `For a directory of that name, write ${path}/.`
+      `--out ${path} saves the output as that file${exists ? '' : `, in ${where}`}, which ` +
+      `${unwritableDirReason(error)}. For a directory of that name, write ${path}/.`
     );
   }
 }
