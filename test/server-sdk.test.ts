@@ -244,6 +244,13 @@ describe('the official JS SDK against crawlkit serve', () => {
       code: 'BAD_REQUEST',
       message: 'waitFor must not exceed half of timeout',
     });
+    // A value out of range: the message names the field and the rule, where it was upstream's bare "Bad Request".
+    const range = await sdkError(fc.crawl(stack.page('/'), { limit: -5 }));
+    expect(range).toMatchObject({
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: 'Bad Request: limit: Too small: expected number to be >0',
+    });
     const missing = await sdkError(fc.getCrawlStatus('0191f0a4-0000-7000-8000-000000000000'));
     expect(missing).toMatchObject({ status: 404, code: 'JOB_NOT_FOUND', message: 'Job not found' });
   });

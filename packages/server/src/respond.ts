@@ -27,24 +27,25 @@ const isIssue = (value: unknown): value is Issue =>
   Array.isArray((value as Issue).path);
 
 /**
- * A `BAD_REQUEST` body in upstream's shape (reference §17): `error` is upstream's (the unknown-key sentence, else a
- * custom rule's message, else `Bad Request`) and `details` the zod issues. crawlkit's own sentence, which names the
- * field and what to fix, is kept as one more issue (path `[]`) when it says something `error` does not. Other errors,
- * and 400s without issues, pass unchanged.
+ * A `BAD_REQUEST` body in upstream's shape (reference §17): `details` the zod issues, and `error` upstream's (the
+ * unknown-key sentence, else a custom rule's message, else `Bad Request`), continued with crawlkit's sentence naming
+ * the field and what to fix when that begins with it ("Bad Request: limit: Too small: …"): a client shows `error`
+ * alone (firecrawl-js puts it in its `SdkError`'s message), and one matching upstream's words still finds them at
+ * the start. A sentence that does not begin so is kept as one more issue (path `[]`). Other errors, and 400s
+ * without issues, pass unchanged.
  */
 export function upstreamShape(body: ErrorResponse): ErrorResponse {
   if (body.code !== 'BAD_REQUEST' || !Array.isArray(body.details)) return body;
   const issues = body.details.filter(isIssue);
   // Without issues the sentence is one upstream answers as it is ("No valid URLs provided").
   if (issues.length === 0) return body;
-  const error = issues.some((i) => i.code === 'unrecognized_keys')
+  const upstream = issues.some((i) => i.code === 'unrecognized_keys')
     ? UNRECOGNIZED
     : (issues.find((i) => i.code === 'custom')?.message ?? 'Bad Request');
+  if (body.error.startsWith(upstream)) return body;
   const details: unknown[] = [...(body.details as unknown[])];
-  if (body.error !== error && !issues.some((i) => i.message === body.error)) {
-    details.push({ code: 'custom', path: [], message: body.error });
-  }
-  return { ...body, error, details };
+  if (!issues.some((i) => i.message === body.error)) details.push({ code: 'custom', path: [], message: body.error });
+  return { ...body, error: upstream, details };
 }
 
 /** The v2 error code of each reply answered with one (`sendError`), for its access line. */
