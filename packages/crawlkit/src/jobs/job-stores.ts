@@ -1,6 +1,7 @@
 import { clearInterval, setInterval } from 'node:timers';
 import type { JobRecord, JobStatus, Store } from '@crawlkit/store';
 
+import { deleteExpiredScrapes } from '../api/scrape-results.js';
 import { storedJobOf } from '../codec/records.js';
 import { deleteExpiredJobs } from './expired-jobs.js';
 
@@ -98,14 +99,23 @@ export class JobStores {
     });
   }
 
-  /** Deletes the jobs whose results have expired (`expiresAt` past), with all their rows. Returns their ids. */
+  /**
+   * Deletes the jobs whose results have expired (`expiresAt` past), with all their rows, and the scrapes kept for
+   * `GET /v2/scrape/:id` longer ago than `jobResultTtlMs`. Returns the jobs' ids.
+   */
   async deleteExpired(now = Date.now()): Promise<string[]> {
     const deleted: string[] = [];
-    for (const store of this.all()) deleted.push(...(await deleteExpiredJobs(store, now)));
+    for (const store of this.all()) {
+      deleted.push(...(await deleteExpiredJobs(store, now)));
+      await deleteExpiredScrapes(store, this.#resultTtlMs, now);
+    }
     return deleted;
   }
 
-  /** Deletes expired jobs in the background, every 10 minutes (or the result TTL when shorter, at least 1 s). */
+  /**
+   * Deletes expired jobs and kept scrapes in the background, every 10 minutes (or the result TTL when shorter, at
+   * least 1 s).
+   */
   startExpirySweep(onError: (error: unknown) => void): void {
     this.#sweep ??= setInterval(
       () => {

@@ -183,8 +183,8 @@ export async function waitForJob(
 }
 
 /**
- * Yields each stored document of the job in completion order, past the first `skip` (passed over undecoded), then
- * ends when the job has finished.
+ * Yields each stored document of the job in completion order, past the first `skip` (never read: result seqs are 1, 2,
+ * 3, ... without gaps, so the first one after them is `seq > skip`), then ends when the job has finished.
  */
 export async function* watchJob(
   stores: JobStores,
@@ -193,8 +193,9 @@ export async function* watchJob(
   signal?: AbortSignal,
   skip = 0,
 ): AsyncGenerator<Document, void, undefined> {
-  let seq = 0;
-  let passed = 0;
+  // Reading from the first result and counting `skip` off read every page a resumed crawl had printed out of the
+  // store before its first new page (about a second of CPU at 15,000 pages).
+  let seq = Math.max(0, skip);
   for (;;) {
     signal?.throwIfAborted();
     const found = await stores.find(id);
@@ -204,8 +205,7 @@ export async function* watchJob(
     const batch = await found.store.results.since(id, seq, 100, { maxChars: WATCH_PAGE_CHARS });
     for (const result of batch) {
       seq = result.seq;
-      if (passed < skip) passed++;
-      else yield decodeDocument(result.document);
+      yield decodeDocument(result.document);
     }
     if (batch.length > 0) continue;
     if (finished) return;

@@ -1,7 +1,8 @@
 /**
  * The store suite (`describeStoreConformance`) on a full store that leaves out every part and method the contracts
- * call optional (`counters`, `schedules`, `search`, `secrets`, `pages.touch`, `pages.keysOf`, `history.delete`,
- * `deleteTag` and `prune`): their tests are skipped, the rest hold it to the contract.
+ * call optional (`counters`, `schedules`, `search`, `secrets`, `pages.touch`, `pages.keysOf`,
+ * `pages.deleteByUrlPrefix`, `history.delete`, `deleteTag` and `prune`): their tests are skipped, the rest hold it to
+ * the contract.
  */
 import { describeStoreConformance } from '../conformance.js';
 import { createMemoryStore } from '../memory/memory-store.js';
@@ -24,7 +25,7 @@ describeStoreConformance('a store without the optional parts', (options): Store 
   return {
     kind: 'required-parts-only',
     ephemeral: true,
-    pages: without(memory.pages, 'touch', 'keysOf'),
+    pages: without(memory.pages, 'touch', 'keysOf', 'deleteByUrlPrefix'),
     jobs: memory.jobs,
     tasks: memory.tasks,
     results: memory.results,

@@ -125,6 +125,24 @@ export function describePageConformance(factory: PageCacheFactory): void {
       expect(await store.pages.stats()).toEqual({ entries: 1, bytes: 1 });
     });
 
+    it('deletes by url prefix the entries cached before a time, and counts them', async (ctx) => {
+      const store = await open();
+      // Optional in the contract: without it, kept scrapes stay until the size cap evicts them.
+      const deleteByUrlPrefix = store.pages.deleteByUrlPrefix?.bind(store.pages);
+      if (!deleteByUrlPrefix) return ctx.skip();
+      await store.pages.put(page('scrape:old', 1_000, 'x', 'scrape:old'));
+      await store.pages.put(page('scrape:new', 3_000, 'x', 'scrape:new'));
+      await store.pages.put(page('scrapes', 1_000, 'x', 'scrapes'));
+      await store.pages.put(page('page', 1_000, 'x', 'https://example.com/scrape:old'));
+      await store.pages.get('scrape:old');
+      expect(await deleteByUrlPrefix('scrape:', 2_000)).toBe(1);
+      expect(await store.pages.get('scrape:old')).toBeUndefined();
+      expect(await store.pages.get('scrape:new')).toBeDefined();
+      expect(await store.pages.get('scrapes')).toBeDefined();
+      expect(await store.pages.get('page')).toBeDefined();
+      expect(await store.pages.stats()).toEqual({ entries: 3, bytes: 3 });
+    });
+
     it('clears everything', async () => {
       const store = await open();
       await store.pages.put(page('a', 1_000));

@@ -64,6 +64,12 @@ export interface PageStore {
   keysOf?(url: string): Promise<string[]>;
   /** Deletes every entry whose `url` is `url`. Returns how many were deleted. */
   deleteByUrl(url: string): Promise<number>;
+  /**
+   * Deletes the entries whose `url` starts with `prefix` (an ASCII string, such as `scrape:`) and whose `cachedAt` is
+   * before `cachedBefore` (ms since the epoch). Returns how many were deleted. Optional, so that a backend written for
+   * an older crawlkit keeps working: without it, such entries stay until the size cap evicts them.
+   */
+  deleteByUrlPrefix?(prefix: string, cachedBefore: number): Promise<number>;
   /** Deletes everything. */
   clear(): Promise<void>;
   /**

@@ -69,6 +69,16 @@ export class MemoryPageStore implements PageStore {
     });
   }
 
+  deleteByUrlPrefix(prefix: string, cachedBefore: number): Promise<number> {
+    return this.#life.run(() => {
+      let deleted = 0;
+      for (const entry of [...this.#entries.values()]) {
+        if (entry.url.startsWith(prefix) && entry.cachedAt < cachedBefore) deleted += this.#remove(entry.key);
+      }
+      return deleted;
+    });
+  }
+
   clear(): Promise<void> {
     return this.#life.run(() => {
       this.#entries.clear();

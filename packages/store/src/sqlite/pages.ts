@@ -253,6 +253,24 @@ export class SqlitePageStore implements PageStore {
     });
   }
 
+  deleteByUrlPrefix(prefix: string, cachedBefore: number): Promise<number> {
+    return this.#db.use(() => {
+      this.flushPuts();
+      // The URLs from `prefix` up to (not including) the prefix with its last character's successor: an index range.
+      const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+      const deleted = this.#db.write(() =>
+        this.#db.all<{ key: string }>(
+          'DELETE FROM pages WHERE url >= ? AND url < ? AND cached_at < ? RETURNING key',
+          prefix,
+          end,
+          cachedBefore,
+        ),
+      );
+      this.#hot?.deleteWhere((page) => page.url.startsWith(prefix) && page.cachedAt < cachedBefore);
+      return deleted.length;
+    });
+  }
+
   clear(): Promise<void> {
     return this.#db.use(() => {
       this.flushPuts();
