@@ -92,8 +92,13 @@ describe('resume output after Ctrl-C', { timeout: 120_000 }, () => {
 
   it('an --out file: the interrupted run names it, and its resume appends (or, under --json, writes the whole job)', async () => {
     /** A crawl saving its output in `file`, interrupted once its first page is there (or `started()` says). */
-    const interruptedToFile = async (mode: string, file: string, started?: (log: string) => boolean) => {
-      const child = startChainCrawl(site, [mode, '-o', file]);
+    const interruptedToFile = async (
+      mode: string,
+      file: string,
+      started?: (log: string) => boolean,
+      more: string[] = [],
+    ) => {
+      const child = startChainCrawl(site, [mode, '-o', file, ...more]);
       let ended = false;
       void child.result.then(() => (ended = true));
       let log = '';
@@ -122,9 +127,15 @@ describe('resume output after Ctrl-C', { timeout: 120_000 }, () => {
     expect(urlsOf(readFileSync(ndjsonFile, 'utf8')).toSorted()).toEqual(chain());
 
     // --json prints at the end: the interrupted run's hint prints the whole job; a resume into a file writes it all.
+    // The engine is the command's, not the job's: the line names it.
     const jsonFile = join(site.dir, 'job.json');
-    const second = await interruptedToFile('--json', jsonFile, (log) => /crawl \S+ started/.test(log));
-    expect(second.stderr).toContain(`crawlkit resume ${second.id} --store ${JSON.stringify(site.store)} --all --json`);
+    const second = await interruptedToFile('--json', jsonFile, (log) => /crawl \S+ started/.test(log), [
+      '--engine',
+      'http',
+    ]);
+    expect(second.stderr).toContain(
+      `crawlkit resume ${second.id} --store ${JSON.stringify(site.store)} --engine http --all --json`,
+    );
     const { id } = await interrupted();
     const resumedJson = await cli(['resume', id, '--json', '-o', jsonFile]);
     expect(resumedJson.code).toBe(0);

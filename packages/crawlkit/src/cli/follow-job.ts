@@ -225,7 +225,9 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     // On Redis the job's workers go on with it: the command only stops following.
     const next = ctx.redis ? 'Its workers go on with it; follow it again with' : 'Resume with';
     // The same output, with the pages to come (appended to an --out file); --json's one document is printed whole.
-    const flags = `${ctx.mode === 'json' ? ' --all' : ''}${ctx.outputFlags()}`;
+    // The engine is this command's, not the job's: a resume without --engine browser would fetch in auto mode.
+    const engine = ctx.options.engine ? ` --engine ${ctx.options.engine}` : '';
+    const flags = `${engine}${ctx.mode === 'json' ? ' --all' : ''}${ctx.outputFlags()}`;
     const kept = ctx.options.out ?? ctx.outFile;
     ctx.io.stderr.write(
       `\n${ctx.signal.reason instanceof ReaderGone ? 'Stopped, the reader of the output went away' : 'Interrupted'}: ` +
