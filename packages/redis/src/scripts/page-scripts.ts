@@ -87,6 +87,23 @@ for _, key in ipairs(keys) do n = n + delete_page(p, key) end
 redis.call('DEL', p .. ':pageurl:' .. ARGV[2])
 return n
 `;
+/**
+ * ARGV: prefix, url prefix, cachedBefore, then page keys (found by a SCAN): deletes each whose url starts with the url
+ * prefix and whose `cachedAt` is before `cachedBefore`, checked and deleted at once. Returns how many.
+ */
+export const PAGE_DELETE_BY_URL_PREFIX = `${PAGE_HELPERS}
+local p = ARGV[1]
+local prefix = ARGV[2]
+local before = tonumber(ARGV[3])
+local n = 0
+for i = 4, #ARGV do
+  local at = redis.call('HMGET', p .. ':page:' .. ARGV[i], 'url', 'cachedAt')
+  if at[1] and string.sub(at[1], 1, #prefix) == prefix and tonumber(at[2]) < before then
+    n = n + delete_page(p, ARGV[i])
+  end
+end
+return n
+`;
 /** ARGV: prefix. */
 export const PAGE_CLEAR = `${PAGE_HELPERS}
 local p = ARGV[1]

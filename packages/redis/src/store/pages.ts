@@ -7,6 +7,12 @@ import { entryArgs } from './search.js';
 /** Automatic eviction frees down to this share of `maxPageBytes`, so a full cache does not evict on every write. */
 const LOW_WATERMARK = 0.9;
 
+/** Keys a SCAN step of `deleteByUrlPrefix` looks at. */
+const SCAN_COUNT = 1_000;
+
+/** `text` matched literally in a SCAN pattern. */
+const globEscape = (text: string): string => text.replace(/[*?[\]\\]/g, '\\$&');
+
 function qualifies(cachedAt: number, lookup: PageLookup | undefined, now: number): boolean {
   if (lookup?.maxAge !== undefined && now - cachedAt > lookup.maxAge) return false;
   if (lookup?.minAge !== undefined && now - cachedAt < lookup.minAge) return false;
@@ -78,6 +84,27 @@ export class RedisPageStore implements PageStore {
 
   deleteByUrl(url: string): Promise<number> {
     return this.#life.run(async () => Number(await this.#redis.run('PAGE_DELETE_BY_URL', url)));
+  }
+
+  /**
+   * Finds the candidates by a SCAN of page keys starting with `prefix` (a kept scrape's key is its url, `scrape:<id>`),
+   * a batch at a time so that no script holds Redis for the whole cache; the script checks each url and age.
+   */
+  deleteByUrlPrefix(prefix: string, cachedBefore: number): Promise<number> {
+    return this.#life.run(async () => {
+      const base = this.#redis.key('page', '');
+      const match = `${globEscape(base)}${globEscape(prefix)}*`;
+      let cursor = '0';
+      let deleted = 0;
+      do {
+        const [next, found] = await this.#redis.client.scan(cursor, 'MATCH', match, 'COUNT', SCAN_COUNT);
+        cursor = next;
+        const keys = found.map((key) => key.slice(base.length));
+        if (keys.length)
+          deleted += Number(await this.#redis.run('PAGE_DELETE_BY_URL_PREFIX', prefix, cachedBefore, ...keys));
+      } while (cursor !== '0');
+      return deleted;
+    });
   }
 
   clear(): Promise<void> {
