@@ -4,7 +4,6 @@
  * between its `w:commentRangeStart` and `w:commentRangeEnd`, deleted text left out, as the body reads). officeparser
  * reads the comments and attaches each to the run before its reference; its markdown leaves them out.
  */
-import { strFromU8, unzipSync } from 'fflate';
 import type { OfficeContentNode, OfficeParserAST } from 'officeparser';
 
 import { officeMarkdown } from '../office.js';
@@ -42,11 +41,8 @@ function rangeText(xml: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The body's XML (`word/document.xml`), or `undefined` when the file has none. */
-export function documentXml(bytes: Uint8Array): string | undefined {
-  const part = unzipSync(bytes, { filter: (file) => file.name === 'word/document.xml' })['word/document.xml'];
-  return part ? strFromU8(part) : undefined;
-}
+/** The body's part, read as text in the zip guard's pass (`zip/parts.ts`) for the comments' anchors. */
+export const BODY_PART = 'word/document.xml';
 
 /** Each comment's anchored text, by its id, from the body's range marks (absent where the file has none). */
 function anchors(xml: string | undefined, ids: ReadonlySet<string>): Map<string, string> {
