@@ -233,6 +233,16 @@ export async function officeMarkdown(
   return (await generate({ ...ast, metadata: {}, content }, type, 'md', config, deadline)).trim();
 }
 
+/**
+ * A heading of text the file names (a sheet's name), escaped as the body's text is: `*Q1* [draft] # 2` stays those
+ * characters, not emphasis, a link or a closing `#`.
+ */
+export function headingMarkdown(ast: OfficeParserAST, type: OfficeType, text: string, level = 2): Promise<string> {
+  return officeMarkdown(ast, type, {
+    content: [{ type: 'heading', metadata: { level }, children: [{ type: 'text', text }] }],
+  });
+}
+
 /** HTML of the whole document, as a fragment (no page envelope, styles or scripts). */
 export function officeHtml(ast: OfficeParserAST, type: OfficeType, deadline?: number): Promise<string> {
   return generate({ ...ast, metadata: {} }, type, 'html', { htmlConfig: { standalone: false } }, deadline);
