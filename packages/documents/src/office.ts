@@ -131,8 +131,8 @@ export async function parseOffice(
       ocr: false,
       extractAttachments: true,
       includeRawContent: false,
-      // a Word file's review comments are kept (`formats/docx-comments.ts`); other formats' are not read
-      ignoreComments: type !== 'docx',
+      // a Word file's and an ODT's review comments are kept (`formats/docx-comments.ts`); other formats' are not read
+      ignoreComments: type !== 'docx' && type !== 'odt',
       ignoreSlideMasters: true,
       abortSignal: deadlineSignal(options.deadline),
       decompressionLimits: {

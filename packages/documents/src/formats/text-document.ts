@@ -6,7 +6,7 @@ import type { OfficeParserAST } from 'officeparser';
 
 import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
-import { BODY_PART, commentsSection, trackedChanges } from './docx-comments.js';
+import { BODY_PART, commentsSection, docxAnchors, odtAnchors, trackedChanges } from './docx-comments.js';
 import { odtStyled, STYLE_PARTS } from './odt-styles.js';
 import { rtfMetadata } from './rtf-info.js';
 
@@ -35,11 +35,14 @@ async function textDocument(
   const ast = format === 'odt' ? odtStyled(parsed.ast, parsed.parts) : parsed.ast;
   let markdown = imageReferences(await officeMarkdown(ast, format, { deadline: options.deadline }), ast);
   const metadata = format === 'rtf' ? { ...rtfMetadata(bytes), ...officeMetadata(ast) } : officeMetadata(ast);
-  if (format === 'docx') {
-    const xml = parsed.parts[BODY_PART];
-    const comments = await commentsSection(ast, xml, options.deadline);
+  if (format !== 'rtf') {
+    const xml = parsed.parts[format === 'docx' ? BODY_PART : 'content.xml'];
+    const anchorsOf = format === 'docx' ? (ids: ReadonlySet<string>) => docxAnchors(xml, ids) : () => odtAnchors(xml);
+    const comments = await commentsSection(ast, format, anchorsOf, options.deadline);
     if (comments) markdown = markdown ? `${markdown}\n\n${comments}` : comments;
-    const changes = trackedChanges(xml);
+  }
+  if (format === 'docx') {
+    const changes = trackedChanges(parsed.parts[BODY_PART]);
     if (changes > 0) metadata.trackedChanges = changes;
   }
   const document: ConvertedDocument = { format, markdown, metadata, warnings };
