@@ -27,7 +27,8 @@ const CONVERTERS: Record<DocumentFormat, Converter> = {
 
 /**
  * Converts a document to markdown (and HTML when asked), recognizing its format by signature, then by its type or
- * name for text formats. Fails with a `DocumentError`: `SCRAPE_DOCUMENT_TOO_LARGE` for a file past a cap,
+ * name for text formats. Fails with a `DocumentError`: `SCRAPE_DOCUMENT_ENCRYPTED` for a file saved with a password,
+ * `SCRAPE_DOCUMENT_TOO_LARGE` for a file past a cap,
  * `SCRAPE_DOCUMENT_XML_ENTITIES` for XML that declares entities, `SCRAPE_DOCUMENT_TIMEOUT` when the deadline passed
  * before anything could be returned, `SCRAPE_DOCUMENT_PARSE_ERROR` otherwise (and for a file that is none of its
  * formats).
@@ -51,7 +52,7 @@ export async function convertDocument(input: DocumentInput, options: ConvertOpti
   }
   if (format === 'encrypted') {
     throw new DocumentError(
-      'SCRAPE_DOCUMENT_PARSE_ERROR',
+      'SCRAPE_DOCUMENT_ENCRYPTED',
       'The document is protected by a password (encrypted), so it cannot be read. Save it without a password.',
     );
   }

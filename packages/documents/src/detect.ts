@@ -1,5 +1,6 @@
 import type { ConvertOptions, DocumentFormat } from './types.js';
-import { firstStoredEntry, isZip, readZipDirectory } from './zip/directory.js';
+import { firstStoredEntry, isZip, readZipDirectory, type ZipEntry } from './zip/directory.js';
+import { zipParts } from './zip/parts.js';
 
 /** What a document is recognized from: its bytes (or text), the type it was served or uploaded with, its name. */
 export interface DocumentInput {
@@ -19,7 +20,7 @@ const ODF: Record<string, DocumentFormat> = {
 
 /**
  * Formats recognized to be refused, so that the error says why: Excel 97-2003 workbooks (`xls`), PowerPoint 97-2003
- * presentations (`ppt`), and Office files saved with a password (`encrypted`).
+ * presentations (`ppt`), and Office or OpenDocument files saved with a password (`encrypted`).
  */
 export type RefusedFormat = 'xls' | 'ppt' | 'encrypted';
 
@@ -85,10 +86,30 @@ export function isImage(bytes: Uint8Array): boolean {
   return imageType(bytes) !== undefined;
 }
 
-function zipFormat(bytes: Uint8Array): DocumentFormat | undefined {
+const MANIFEST = 'META-INF/manifest.xml';
+/** A manifest is a few KiB; one declaring more is not read here (the zip guard bounds it when converted). */
+const MAX_MANIFEST = 1024 * 1024;
+
+/**
+ * Whether an OpenDocument was saved with a password: its manifest gives the encryption of its parts
+ * (`<manifest:encryption-data>`), whose bytes are then no XML anyone reads without the password.
+ */
+function odfEncrypted(bytes: Uint8Array, entries: readonly ZipEntry[]): boolean {
+  const manifest = entries.find((entry) => entry.name === MANIFEST);
+  if (manifest === undefined || manifest.declaredSize > MAX_MANIFEST) return false;
+  try {
+    return zipParts(bytes, (name) => name === MANIFEST)[MANIFEST]?.includes(':encryption-data') ?? false;
+  } catch {
+    return false; // a damaged archive: the conversion says so
+  }
+}
+
+function zipFormat(bytes: Uint8Array): DocumentFormat | 'encrypted' | undefined {
+  const entries = readZipDirectory(bytes, 100_000) ?? [];
   const first = firstStoredEntry(bytes);
-  if (first?.name === 'mimetype' && ODF[first.text]) return ODF[first.text];
-  const names = new Set((readZipDirectory(bytes, 100_000) ?? []).map((e) => e.name));
+  const odf = first?.name === 'mimetype' ? ODF[first.text] : undefined;
+  if (odf !== undefined) return odf !== 'epub' && odfEncrypted(bytes, entries) ? 'encrypted' : odf;
+  const names = new Set(entries.map((e) => e.name));
   if (names.has('word/document.xml')) return 'docx';
   if (names.has('xl/workbook.xml')) return 'xlsx';
   if (names.has('ppt/presentation.xml')) return 'pptx';

@@ -1,6 +1,7 @@
 /** Stable codes of `DocumentError`. Match on `error.code`, never on the message. */
 export type DocumentErrorCode =
   | 'SCRAPE_DOCUMENT_PARSE_ERROR'
+  | 'SCRAPE_DOCUMENT_ENCRYPTED'
   | 'SCRAPE_DOCUMENT_TOO_LARGE'
   | 'SCRAPE_DOCUMENT_XML_ENTITIES'
   | 'SCRAPE_DOCUMENT_TIMEOUT'

@@ -10,6 +10,7 @@ import { DEFAULT_LIMITS } from './limits.js';
 import type { ConvertOptions, DocumentMetadata } from './types.js';
 import { statedMetadata } from './stated-metadata.js';
 import { guardZip } from './zip/guard.js';
+import { NO_PARTS, type PartNames, type PartTexts } from './zip/parts.js';
 
 /**
  * officeparser (about 130 modules with its readers): loaded with the first office document. An optional peer
@@ -71,6 +72,16 @@ const CAP_ERRORS = new Set(['ZIP_ENTRY_COUNT_LIMIT_EXCEEDED', 'ZIP_SIZE_LIMIT_EX
 export interface ParsedOffice {
   ast: OfficeParserAST;
   warnings: string[];
+  /** The parts the converter asked for (`ReadParts.parts`), as text, read in the zip guard's pass. */
+  parts: PartTexts;
+}
+
+/** The parts of the archive a converter reads itself, beside officeparser's tree (`zip/parts.ts`). */
+export interface ReadParts {
+  /** The parts to keep as text while the zip guard inflates the archive. @default none */
+  parts?: PartNames;
+  /** The parts a guard the caller ran already kept (`guardOffice`): the guard is not run again. */
+  guarded?: PartTexts;
 }
 
 /** Where a spreadsheet's cells are, and the tag each starts with. */
@@ -79,27 +90,38 @@ const CELLS: Partial<Record<OfficeType, { part: RegExp; tag: string }>> = {
   ods: { part: /^content\.xml$/, tag: '<table:table-cell' },
 };
 
-/** The zip guard (`guardZip`) under the options' limits, with the cells of a spreadsheet counted. */
-export function guardOffice(bytes: Uint8Array, type: OfficeType, options: ConvertOptions): Promise<void> {
+/**
+ * The zip guard (`guardZip`) under the options' limits, with the cells of a spreadsheet counted; answers the parts
+ * `keep` names as text.
+ */
+export function guardOffice(
+  bytes: Uint8Array,
+  type: OfficeType,
+  options: ConvertOptions,
+  keep: PartNames = NO_PARTS,
+): Promise<PartTexts> {
   const cells = CELLS[type];
-  return guardZip(bytes, {
+  const limits = {
     maxEntries: options.maxZipEntries ?? DEFAULT_LIMITS.maxZipEntries,
     maxExpandedBytes: options.maxExpandedBytes ?? DEFAULT_LIMITS.maxExpandedBytes,
     maxRatio: options.maxExpansionRatio ?? DEFAULT_LIMITS.maxExpansionRatio,
     ...(cells ? { cells: { ...cells, max: options.maxSheetCells ?? DEFAULT_LIMITS.maxSheetCells } } : {}),
-  });
+  };
+  return guardZip(bytes, limits, keep);
 }
 
 /**
- * Parses a document with officeparser, after the zip guard for zip-based types (`guarded`: the caller ran it).
+ * Parses a document with officeparser, after the zip guard for zip-based types (unless `read.guarded`: the caller
+ * ran it), which keeps the parts `read.parts` names.
  */
 export async function parseOffice(
   bytes: Uint8Array,
   type: OfficeType,
   options: ConvertOptions,
-  guarded = false,
+  read: ReadParts = {},
 ): Promise<ParsedOffice> {
-  if (type !== 'rtf' && !guarded) await guardOffice(bytes, type, options);
+  let parts: PartTexts = read.guarded ?? {};
+  if (type !== 'rtf' && !read.guarded) parts = await guardOffice(bytes, type, options, read.parts);
   const warnings: string[] = [];
   if (options.deadline !== undefined && Date.now() >= options.deadline) throw deadlineError(describe(type));
   try {
@@ -109,8 +131,8 @@ export async function parseOffice(
       ocr: false,
       extractAttachments: true,
       includeRawContent: false,
-      // a Word file's review comments are kept (`formats/docx-comments.ts`); other formats' are not read
-      ignoreComments: type !== 'docx',
+      // a Word file's and an ODT's review comments are kept (`formats/docx-comments.ts`); other formats' are not read
+      ignoreComments: type !== 'docx' && type !== 'odt',
       ignoreSlideMasters: true,
       abortSignal: deadlineSignal(options.deadline),
       decompressionLimits: {
@@ -126,7 +148,7 @@ export async function parseOffice(
         }
       },
     });
-    return { ast, warnings };
+    return { ast, warnings, parts };
   } catch (error) {
     throw officeError(error, type);
   }
@@ -209,6 +231,16 @@ export async function officeMarkdown(
     mdConfig: { dialect: { extends: 'github', attributeLists: 'none' }, fallbackToHtml: false },
   };
   return (await generate({ ...ast, metadata: {}, content }, type, 'md', config, deadline)).trim();
+}
+
+/**
+ * A heading of text the file names (a sheet's name), escaped as the body's text is: `*Q1* [draft] # 2` stays those
+ * characters, not emphasis, a link or a closing `#`.
+ */
+export function headingMarkdown(ast: OfficeParserAST, type: OfficeType, text: string, level = 2): Promise<string> {
+  return officeMarkdown(ast, type, {
+    content: [{ type: 'heading', metadata: { level }, children: [{ type: 'text', text }] }],
+  });
 }
 
 /** HTML of the whole document, as a fragment (no page envelope, styles or scripts). */

@@ -1,5 +1,5 @@
 /** Stable codes of `ExtractorError`. Match on `error.code`, never on the message. */
-export type ExtractorErrorCode = 'SCRAPE_PDF_PARSE_ERROR' | 'SCRAPE_PDF_TOO_LARGE';
+export type ExtractorErrorCode = 'SCRAPE_PDF_PARSE_ERROR' | 'SCRAPE_PDF_TOO_LARGE' | 'SCRAPE_DOCUMENT_ENCRYPTED';
 
 const BRAND = Symbol.for('crawlkit.extractor-error');
 

@@ -132,9 +132,16 @@ export const PAGE_CODES = {
   ),
   SCRAPE_DOCUMENT_PARSE_ERROR: info(
     500,
-    'The document (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV) could not be read: damaged, encrypted, ' +
-      'served as a type its bytes are not, or a format not converted (`.xls`, `.ppt`; the message says which).',
+    'The document (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV) could not be read: damaged, served as a ' +
+      'type its bytes are not, or a format not converted (`.xls`, `.ppt`; the message says which).',
     'Check the file opens in its application; save a legacy `.xls` as `.xlsx`, `.ods` or `.csv`, a `.ppt` as `.pptx`.',
+  ),
+  SCRAPE_DOCUMENT_ENCRYPTED: info(
+    500,
+    'The file is protected by a password that it needs to be opened (its content is encrypted): a PDF with a user ' +
+      'password, or a Word, Excel, PowerPoint or OpenDocument file saved with one. A PDF with an owner password only ' +
+      '(printing or copying forbidden) opens and is read.',
+    'Save a copy without the password (or route such files to whoever holds it); crawlkit opens no protected file.',
   ),
   SCRAPE_DOCUMENT_TOO_LARGE: info(
     500,

@@ -3,6 +3,7 @@
  * `pdf-lib`), each holding the same report: what the golden tests convert. The OpenDocument, RTF and legacy Word
  * samples were made from these by LibreOffice and are committed beside this file (see `README.md` here).
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 import {
@@ -263,6 +264,35 @@ export function enlargeOdf(name: 'report.odt' | 'report.ods', times: number): Ui
   const entries: Zippable = { mimetype: [files.mimetype!, { level: 0 }] };
   for (const [path, bytes] of Object.entries(files)) {
     if (path !== 'mimetype' && !path.endsWith('/')) entries[path] = path === 'content.xml' ? strToU8(content) : bytes;
+  }
+  return zipSync(entries);
+}
+
+/**
+ * A committed OpenDocument sample as LibreOffice saves it with a password: its `content.xml` and `styles.xml` are
+ * bytes no one reads without it (stored, as the encrypted parts are), and the manifest gives their
+ * `<manifest:encryption-data>` (Blowfish, the key derived by PBKDF2 from the password).
+ */
+export function encryptedOdf(name: 'report.odt' | 'report.ods' | 'report.odp'): Uint8Array {
+  const files = unzipSync(new Uint8Array(readFileSync(new URL(`./${name}`, import.meta.url))));
+  const locked = new Set(['content.xml', 'styles.xml']);
+  const encryption =
+    '<manifest:encryption-data manifest:checksum-type="SHA1/1K" manifest:checksum="c2VjcmV0">' +
+    '<manifest:algorithm manifest:algorithm-name="Blowfish CFB" manifest:initialisation-vector="aXZpdml2aXY="/>' +
+    '<manifest:key-derivation manifest:key-derivation-name="PBKDF2" manifest:iteration-count="1024" ' +
+    'manifest:salt="c2FsdHNhbHRzYWx0c2FsdA=="/></manifest:encryption-data>';
+  const manifest = strFromU8(files['META-INF/manifest.xml']!).replace(
+    /<manifest:file-entry\b([^>]*?)manifest:full-path="(content|styles)\.xml"([^>]*?)\/>/g,
+    (_entry, before: string, part: string, after: string) =>
+      `<manifest:file-entry${before}manifest:full-path="${part}.xml"${after}>${encryption}</manifest:file-entry>`,
+  );
+  const entries: Zippable = { mimetype: [files.mimetype!, { level: 0 }] };
+  for (const [path, bytes] of Object.entries(files)) {
+    if (path === 'mimetype' || path.endsWith('/')) continue;
+    if (path === 'META-INF/manifest.xml') entries[path] = strToU8(manifest);
+    // what encryption leaves: bytes of no pattern, the size of the part
+    else if (locked.has(path)) entries[path] = [randomBytes(bytes.length), { level: 0 }];
+    else entries[path] = bytes;
   }
   return zipSync(entries);
 }

@@ -10,6 +10,8 @@ import {
   Paragraph,
   TextRun,
 } from 'docx';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { convertDocument } from '../convert.js';
@@ -105,5 +107,43 @@ describe('a DOCX with review comments and tracked changes', () => {
     const converted = await convertDocument({ bytes, contentType: '' });
     expect(converted.markdown).toBe('Plain.');
     expect(converted.metadata).not.toHaveProperty('trackedChanges');
+  });
+});
+
+/** The committed LibreOffice ODT with two comments as LibreOffice writes them: one over a range, one at a point. */
+function commentedOdt(): Uint8Array {
+  const files = unzipSync(new Uint8Array(readFileSync(new URL('../__fixtures__/report.odt', import.meta.url))));
+  const content = strFromU8(files['content.xml']!);
+  const body = content.indexOf('<office:text');
+  const first = content.indexOf('>', content.indexOf('<text:p ', body)) + 1;
+  const close = content.indexOf('</text:p>', first);
+  const annotation = (name: string, author: string, paragraphs: string[]) =>
+    `<office:annotation${name ? ` office:name="${name}"` : ''}><dc:creator>${author}</dc:creator>` +
+    `<dc:date>2026-11-02T10:00:00</dc:date>${paragraphs.map((p) => `<text:p>${p}</text:p>`).join('')}</office:annotation>`;
+  const edited =
+    content.slice(0, first) +
+    annotation('__Annotation__1', 'Alice Counsel', ['Is the title right?', 'Ask the client.']) +
+    content.slice(first, close) +
+    '<office:annotation-end office:name="__Annotation__1"/>' +
+    annotation('', 'Bob', ['A remark &amp; no range.']) +
+    content.slice(close);
+  return zipSync({ ...files, mimetype: [files.mimetype!, { level: 0 }], 'content.xml': strToU8(edited) });
+}
+
+describe('an ODT with comments (office:annotation)', () => {
+  it('renders them after the body as a DOCX does: author, anchor, text', async () => {
+    const converted = await convertDocument({ bytes: commentedOdt(), contentType: '' });
+    const section = converted.markdown.slice(converted.markdown.indexOf('## Comments'));
+    expect(section).toBe(
+      [
+        '## Comments',
+        '',
+        '- **Alice Counsel** on “Quarterly Report”: Is the title right?',
+        '',
+        '  Ask the client.',
+        '- **Bob**: A remark & no range.',
+      ].join('\n'),
+    );
+    expect(converted.markdown.indexOf('## Comments')).toBeGreaterThan(0);
   });
 });

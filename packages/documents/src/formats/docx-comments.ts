@@ -4,7 +4,6 @@
  * between its `w:commentRangeStart` and `w:commentRangeEnd`, deleted text left out, as the body reads). officeparser
  * reads the comments and attaches each to the run before its reference; its markdown leaves them out.
  */
-import { strFromU8, unzipSync } from 'fflate';
 import type { OfficeContentNode, OfficeParserAST } from 'officeparser';
 
 import { officeMarkdown } from '../office.js';
@@ -42,14 +41,35 @@ function rangeText(xml: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The body's XML (`word/document.xml`), or `undefined` when the file has none. */
-export function documentXml(bytes: Uint8Array): string | undefined {
-  const part = unzipSync(bytes, { filter: (file) => file.name === 'word/document.xml' })['word/document.xml'];
-  return part ? strFromU8(part) : undefined;
+/** The body's part, read as text in the zip guard's pass (`zip/parts.ts`) for the comments' anchors. */
+export const BODY_PART = 'word/document.xml';
+
+/** An anchor's text, cut with an ellipsis past `MAX_ANCHOR` characters. */
+const cut = (text: string) => (text.length > MAX_ANCHOR ? `${text.slice(0, MAX_ANCHOR - 1).trimEnd()}…` : text);
+
+/**
+ * An ODT's comments' anchored text, by `#index` (officeparser gives an ODT's comments no id: they are matched in the
+ * body's order), from `content.xml`: the text between each `office:annotation` and the `office:annotation-end` of
+ * its `office:name`.
+ */
+export function odtAnchors(content: string | undefined): Map<string, string> {
+  const found = new Map<string, string>();
+  if (content === undefined) return found;
+  for (const [index, mark] of [...content.matchAll(/<office:annotation\b([^>]*)>/g)].entries()) {
+    const name = /\boffice:name="([^"]*)"/.exec(mark[1] ?? '')?.[1];
+    const from = content.indexOf('</office:annotation>', mark.index);
+    const end = name === undefined ? -1 : content.indexOf(`<office:annotation-end office:name="${name}"`, from);
+    if (from === -1 || end === -1) continue;
+    const text = decodeXml(content.slice(from, Math.min(end, from + MAX_RANGE_XML)).replace(/<[^>]*>/g, ''))
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (text) found.set(`#${index}`, cut(text));
+  }
+  return found;
 }
 
 /** Each comment's anchored text, by its id, from the body's range marks (absent where the file has none). */
-function anchors(xml: string | undefined, ids: ReadonlySet<string>): Map<string, string> {
+export function docxAnchors(xml: string | undefined, ids: ReadonlySet<string>): Map<string, string> {
   const found = new Map<string, string>();
   if (xml === undefined) return found;
   const starts = new Map<string, number>();
@@ -64,7 +84,7 @@ function anchors(xml: string | undefined, ids: ReadonlySet<string>): Map<string,
     if (start === undefined || found.has(id)) continue;
     const end = mark.index;
     const text = rangeText(xml.slice(start, Math.min(end, start + MAX_RANGE_XML)));
-    if (text) found.set(id, text.length > MAX_ANCHOR ? `${text.slice(0, MAX_ANCHOR - 1).trimEnd()}…` : text);
+    if (text) found.set(id, cut(text));
   }
   return found;
 }
@@ -76,23 +96,25 @@ const text = (value: string, bold = false): OfficeContentNode => ({
 });
 
 /** Markdown of one line of text nodes, escaped as the body's text is. */
-function line(ast: OfficeParserAST, children: OfficeContentNode[]): Promise<string> {
-  return officeMarkdown(ast, 'docx', { content: [{ type: 'paragraph', children }] });
+function line(ast: OfficeParserAST, type: 'docx' | 'odt', children: OfficeContentNode[]): Promise<string> {
+  return officeMarkdown(ast, type, { content: [{ type: 'paragraph', children }] });
 }
 
 /**
- * The `## Comments` section of a DOCX (empty when it has none): `- **Author** on “anchor”: text`, a comment's further
- * paragraphs indented under its item.
+ * The `## Comments` section of a DOCX or an ODT (empty when it has none): `- **Author** on “anchor”: text`, a
+ * comment's further paragraphs indented under its item. `anchorsOf` gives the anchors of the comments' ids
+ * (`docxAnchors`, `odtAnchors`).
  */
 export async function commentsSection(
   ast: OfficeParserAST,
-  xml: string | undefined,
+  type: 'docx' | 'odt',
+  anchorsOf: (ids: ReadonlySet<string>) => Map<string, string>,
   deadline?: number,
 ): Promise<string> {
   const found = new Map<string, Comment>();
   collect(ast.content, found);
   if (found.size === 0) return '';
-  const anchored = anchors(xml, new Set(found.keys()));
+  const anchored = anchorsOf(new Set(found.keys()));
   const items: string[] = [];
   for (const { id, author, node } of found.values()) {
     const anchor = anchored.get(id);
@@ -100,10 +122,10 @@ export async function commentsSection(
       ...(author ? [text(author, true)] : []),
       ...(anchor ? [text(`${author ? ' on' : 'On'} “`), text(anchor), text('”')] : []),
     ];
-    const prefix = head.length ? `${await line(ast, head)}: ` : '';
+    const prefix = head.length ? `${await line(ast, type, head)}: ` : '';
     const body = node.children?.length
-      ? await officeMarkdown(ast, 'docx', { content: node.children, deadline })
-      : await line(ast, [text(node.text ?? '')]);
+      ? await officeMarkdown(ast, type, { content: node.children, deadline })
+      : await line(ast, type, [text(node.text ?? '')]);
     const [first = '', ...rest] = body.split('\n');
     items.push([`- ${prefix}${first}`, ...rest.map((l) => (l ? `  ${l}` : l))].join('\n').trimEnd());
   }

@@ -1,34 +1,29 @@
 /** EPUB: chapters in spine order, each once (a spine that lists a chapter again does not repeat it). */
-import { strFromU8, unzipSync } from 'fflate';
-
 import { DocumentError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { guardOffice, officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { Converter } from '../types.js';
+import type { PartNames, PartTexts } from '../zip/parts.js';
+
+const CONTAINER = 'META-INF/container.xml';
+/** The container and the package documents it may name (`*.opf`), read as text in the zip guard's pass. */
+const PACKAGE_PARTS: PartNames = (name) => name === CONTAINER || name.toLowerCase().endsWith('.opf');
 
 /** The spine's entries (manifest ids, in reading order), read from the package document `container.xml` names. */
-function spineOf(bytes: Uint8Array): string[] | undefined {
-  try {
-    const container = unzipSync(bytes, { filter: (f) => f.name === 'META-INF/container.xml' })[
-      'META-INF/container.xml'
-    ];
-    const opfPath = container && /full-path="([^"]+)"/.exec(strFromU8(container))?.[1];
-    if (!opfPath) return undefined;
-    const opf = unzipSync(bytes, { filter: (f) => f.name === opfPath })[opfPath];
-    if (!opf) return undefined;
-    const spine = /<(?:\w+:)?spine[\s\S]*?<\/(?:\w+:)?spine>/.exec(strFromU8(opf))?.[0] ?? '';
-    return [...spine.matchAll(/idref="([^"]+)"/g)].map((m) => m[1]!);
-  } catch {
-    return undefined;
-  }
+function spineOf(parts: PartTexts): string[] | undefined {
+  const opfPath = /full-path="([^"]+)"/.exec(parts[CONTAINER] ?? '')?.[1];
+  const opf = opfPath === undefined ? undefined : parts[opfPath];
+  if (opf === undefined) return undefined;
+  const spine = /<(?:\w+:)?spine[\s\S]*?<\/(?:\w+:)?spine>/.exec(opf)?.[0] ?? '';
+  return [...spine.matchAll(/idref="([^"]+)"/g)].map((m) => m[1]!);
 }
 
 export const epub: Converter = {
   format: 'epub',
   async convert(bytes, options) {
-    await guardOffice(bytes, 'epub', options);
-    // the guard has bounded the archive: its two small package files are inflated again here
-    const spine = spineOf(bytes);
+    // the guard bounds the archive, and keeps its two small package files as it inflates them
+    const parts = await guardOffice(bytes, 'epub', options, PACKAGE_PARTS);
+    const spine = spineOf(parts);
     const max = options.maxSpineItems ?? DEFAULT_LIMITS.maxSpineItems;
     if (spine && spine.length > max) {
       const chapters = new Set(spine).size;
@@ -38,7 +33,7 @@ export const epub: Converter = {
           (chapters < spine.length ? 'list (a spine that loops over its chapters).' : 'list.'),
       );
     }
-    const { ast, warnings } = await parseOffice(bytes, 'epub', options, true);
+    const { ast, warnings } = await parseOffice(bytes, 'epub', options, { guarded: parts });
     const metadata = officeMetadata(ast);
     if (spine) metadata.numChapters = new Set(spine).size;
     const markdown = await officeMarkdown(ast, 'epub', { deadline: options.deadline });

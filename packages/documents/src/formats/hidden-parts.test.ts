@@ -41,7 +41,7 @@ function editedOdf(name: 'report.ods' | 'report.odp', edit: (content: string) =>
 describe('hidden sheets and slides', () => {
   it('marks a hidden and a very hidden sheet, and keeps their tables', async () => {
     const { markdown, metadata } = await convertDocument({ bytes: await workbook(), contentType: '' });
-    expect(markdown.match(/^## .*$/gm)).toEqual(['## Matters', '## R&D <rates> (hidden)', '## Calc (hidden)']);
+    expect(markdown.match(/^## .*$/gm)).toEqual(['## Matters', '## R&D &lt;rates> (hidden)', '## Calc (hidden)']);
     expect(markdown).toContain('| 950 |');
     expect(metadata.numSheets).toBe(3);
   });
@@ -68,5 +68,19 @@ describe('hidden sheets and slides', () => {
     );
     const slides = await convertDocument({ bytes: odp, contentType: '' });
     expect(slides.markdown.match(/^## .*$/gm)).toEqual(['## Slide 1', '## Slide 2 (hidden)']);
+  });
+
+  it("escapes a sheet's name in its heading: no emphasis, link, closing mark or HTML made of it", async () => {
+    // names Excel refuses ([ ] *) but other writers keep, and ones it takes; the ODS's two sheets renamed so
+    const ods = editedOdf('report.ods', (xml) =>
+      xml
+        .replace('table:name="Sales"', 'table:name="*Q1* [draft] # 2"')
+        .replace('table:name="Notes"', 'table:name="_R&amp;D_ &lt;b&gt;rates&lt;/b&gt; `v2` #"'),
+    );
+    const { markdown } = await convertDocument({ bytes: ods, contentType: '' });
+    expect(markdown.match(/^## .*$/gm)).toEqual([
+      '## \\*Q1\\* \\[draft\\] # 2',
+      '## \\_R&D\\_ &lt;b>rates&lt;/b> \\`v2\\` \\#',
+    ]);
   });
 });

@@ -5,14 +5,16 @@
  * `content.xml`'s automatic styles). They are still converted; their headings say `(hidden)`, so that a pipeline
  * publishing what it reads sees what the author kept out of view.
  */
-import { strFromU8, unzipSync } from 'fflate';
-
 import { attribute, decodeXml } from '../xml-text.js';
+import type { PartNames, PartTexts } from '../zip/parts.js';
 
-function parts(bytes: Uint8Array, names: (name: string) => boolean): Record<string, string> {
-  const read = unzipSync(bytes, { filter: (file) => names(file.name) });
-  return Object.fromEntries(Object.entries(read).map(([name, data]) => [name, strFromU8(data)]));
-}
+/** The parts that say what a file hides, read as text in the zip guard's pass (`zip/parts.ts`). */
+export const HIDING_PARTS: Record<'xlsx' | 'ods' | 'pptx' | 'odp', PartNames> = {
+  xlsx: (name) => name === 'xl/workbook.xml',
+  ods: (name) => name === 'content.xml',
+  pptx: (name) => /^ppt\/(presentation\.xml|_rels\/presentation\.xml\.rels|slides\/[^/]+\.xml)$/.test(name),
+  odp: (name) => name === 'content.xml',
+};
 
 /** The automatic styles of an OpenDocument's `content.xml` whose properties say `hides` (`table:display="false"`). */
 function hidingStyles(content: string, hides: RegExp): Set<string> {
@@ -25,8 +27,8 @@ function hidingStyles(content: string, hides: RegExp): Set<string> {
 }
 
 /** The names of an OpenDocument spreadsheet's hidden sheets, or its slides' numbers (from 1), by their styles. */
-function hiddenOdf(bytes: Uint8Array, kind: 'ods' | 'odp'): Set<string> {
-  const content = parts(bytes, (name) => name === 'content.xml')['content.xml'] ?? '';
+function hiddenOdf(parts: PartTexts, kind: 'ods' | 'odp'): Set<string> {
+  const content = parts['content.xml'] ?? '';
   const styles = hidingStyles(
     content,
     kind === 'ods' ? /\stable:display="false"/ : /\spresentation:visibility="hidden"/,
@@ -42,10 +44,10 @@ function hiddenOdf(bytes: Uint8Array, kind: 'ods' | 'odp'): Set<string> {
   return hidden;
 }
 
-/** The names of a workbook's hidden sheets (XLSX, ODS). */
-export function hiddenSheets(bytes: Uint8Array, format: 'xlsx' | 'ods'): Set<string> {
-  if (format === 'ods') return hiddenOdf(bytes, 'ods');
-  const workbook = parts(bytes, (name) => name === 'xl/workbook.xml')['xl/workbook.xml'] ?? '';
+/** The names of a workbook's hidden sheets (XLSX, ODS), from its `HIDING_PARTS`. */
+export function hiddenSheets(parts: PartTexts, format: 'xlsx' | 'ods'): Set<string> {
+  if (format === 'ods') return hiddenOdf(parts, 'ods');
+  const workbook = parts['xl/workbook.xml'] ?? '';
   const hidden = new Set<string>();
   for (const [tag] of workbook.matchAll(/<(?:\w+:)?sheet\s[^>]*>/g)) {
     const state = attribute(tag, 'state');
@@ -55,22 +57,22 @@ export function hiddenSheets(bytes: Uint8Array, format: 'xlsx' | 'ods'): Set<str
   return hidden;
 }
 
-/** The numbers (from 1, in the order the presentation shows them) of a presentation's hidden slides (PPTX, ODP). */
-export function hiddenSlides(bytes: Uint8Array, format: 'pptx' | 'odp'): Set<number> {
-  if (format === 'odp') return new Set([...hiddenOdf(bytes, 'odp')].map(Number));
-  const xml = parts(bytes, (name) =>
-    /^ppt\/(presentation\.xml|_rels\/presentation\.xml\.rels|slides\/[^/]+\.xml)$/.test(name),
-  );
+/**
+ * The numbers (from 1, in the order the presentation shows them) of a presentation's hidden slides (PPTX, ODP), from
+ * its `HIDING_PARTS`.
+ */
+export function hiddenSlides(parts: PartTexts, format: 'pptx' | 'odp'): Set<number> {
+  if (format === 'odp') return new Set([...hiddenOdf(parts, 'odp')].map(Number));
   const targets = new Map<string, string>();
-  for (const [tag] of (xml['ppt/_rels/presentation.xml.rels'] ?? '').matchAll(/<Relationship\s[^>]*>/g)) {
+  for (const [tag] of (parts['ppt/_rels/presentation.xml.rels'] ?? '').matchAll(/<Relationship\s[^>]*>/g)) {
     const id = attribute(tag, 'Id');
     const target = attribute(tag, 'Target');
     if (id && target) targets.set(id, `ppt/${target.replace(/^\/?ppt\//, '').replace(/^\.\//, '')}`);
   }
-  const list = /<p:sldIdLst>([\s\S]*?)<\/p:sldIdLst>/.exec(xml['ppt/presentation.xml'] ?? '')?.[1] ?? '';
+  const list = /<p:sldIdLst>([\s\S]*?)<\/p:sldIdLst>/.exec(parts['ppt/presentation.xml'] ?? '')?.[1] ?? '';
   const hidden = new Set<number>();
   for (const [index, [tag]] of [...list.matchAll(/<p:sldId\s[^>]*>/g)].entries()) {
-    const slide = xml[targets.get(attribute(tag, 'r:id') ?? '') ?? ''];
+    const slide = parts[targets.get(attribute(tag, 'r:id') ?? '') ?? ''];
     const root = slide && /<p:sld\s[^>]*>/.exec(slide)?.[0];
     if (root && /^(0|false)$/.test(attribute(root, 'show') ?? '')) hidden.add(index + 1);
   }

@@ -7,13 +7,13 @@
  *   ten levels is, and a Word bullet list saved by LibreOffice (`WWNum1`: bullets on levels 1 to 9, a number on the
  *   10th) came out `1.` `2.`.
  */
-import { strFromU8, unzipSync } from 'fflate';
 import type { OfficeContentNode, OfficeParserAST } from 'officeparser';
 
 import { attribute } from '../xml-text.js';
+import type { PartTexts } from '../zip/parts.js';
 
 /** The style parts: `content.xml` holds the automatic styles (`P1`), `styles.xml` the named ones. */
-const STYLE_PARTS = new Set(['content.xml', 'styles.xml']);
+export const STYLE_PARTS = (name: string): boolean => name === 'content.xml' || name === 'styles.xml';
 const STYLE_TAG = /<style:style\b[^>]*>/g;
 /** A list style and its levels' styles (`text:list-level-style-bullet`, `-number`, `-image`). */
 const LIST_STYLE = /<text:list-style\b[^>]*>[\s\S]*?<\/text:list-style>/g;
@@ -40,14 +40,12 @@ interface Styles {
  * The document's paragraph styles (name, parent, and the level its name or outline level gives) and list styles. A
  * numbered level without a number format (`style:num-format=""`) shows no number, and is left to officeparser.
  */
-function readStyles(bytes: Uint8Array): Styles {
+function readStyles(parts: PartTexts): Styles {
   const paragraphs = new Map<string, ParagraphStyle>();
   const lists = new Map<string, Map<number, ListKind>>();
-  const parts = unzipSync(bytes, { filter: (file) => STYLE_PARTS.has(file.name) });
   for (const name of ['styles.xml', 'content.xml']) {
-    const part = parts[name];
-    if (!part) continue;
-    const xml = strFromU8(part);
+    const xml = parts[name];
+    if (xml === undefined) continue;
     for (const [style] of xml.matchAll(LIST_STYLE)) {
       const styleName = attribute(style.slice(0, style.indexOf('>') + 1), 'style:name');
       if (!styleName) continue;
@@ -89,12 +87,12 @@ function levelOf(style: string, styles: Map<string, ParagraphStyle>): number | u
  * numbered as their list style says at their level. Only the body's own paragraphs: a paragraph in a table cell stays
  * as it is.
  */
-export function odtStyled(ast: OfficeParserAST, bytes: Uint8Array): OfficeParserAST {
+export function odtStyled(ast: OfficeParserAST, parts: PartTexts): OfficeParserAST {
   const styled = ast.content.some(
     (node) => (node.type === 'paragraph' && node.metadata && 'style' in node.metadata) || node.type === 'list',
   );
   if (!styled) return ast;
-  const styles = readStyles(bytes);
+  const styles = readStyles(parts);
   const recast = (node: OfficeContentNode): OfficeContentNode => {
     if (node.type === 'list') return listKind(node, styles);
     if (node.type !== 'paragraph') return node;

@@ -7,15 +7,15 @@ import type { OfficeContentNode } from 'officeparser';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { nodeText, officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
-import { hiddenSlides } from './hidden-parts.js';
+import { HIDING_PARTS, hiddenSlides } from './hidden-parts.js';
 
 /** A notes paragraph that only holds the slide number field. */
 const SLIDE_NUMBER = /^\s*(\d+|<number>)\s*$/;
 
 async function presentation(bytes: Uint8Array, format: 'pptx' | 'odp', options: ConvertOptions) {
-  const { ast, warnings } = await parseOffice(bytes, format, options);
+  const { ast, warnings, parts } = await parseOffice(bytes, format, options, { parts: HIDING_PARTS[format] });
   const slides = ast.content.filter((node) => node.type === 'slide');
-  const hidden = hiddenSlides(bytes, format);
+  const hidden = hiddenSlides(parts, format);
   const max = options.maxSlides ?? DEFAULT_LIMITS.maxSlides;
   if (slides.length > max) {
     warnings.push(`Only the first ${max} of ${slides.length} slides were converted (the limit of slides).`);

@@ -4,14 +4,14 @@
  */
 import type { OfficeContentNode } from 'officeparser';
 
-import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
+import { headingMarkdown, officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
-import { hiddenSheets } from './hidden-parts.js';
+import { HIDING_PARTS, hiddenSheets } from './hidden-parts.js';
 
 async function spreadsheet(bytes: Uint8Array, format: 'xlsx' | 'ods', options: ConvertOptions) {
-  const { ast, warnings } = await parseOffice(bytes, format, options);
+  const { ast, warnings, parts } = await parseOffice(bytes, format, options, { parts: HIDING_PARTS[format] });
   const sheets = ast.content.filter((node) => node.type === 'sheet');
-  const hidden = hiddenSheets(bytes, format);
+  const hidden = hiddenSheets(parts, format);
   const sections: string[] = [];
   let timedOut = false;
   for (const [index, sheet] of sheets.entries()) {
@@ -22,7 +22,7 @@ async function spreadsheet(bytes: Uint8Array, format: 'xlsx' | 'ods', options: C
     }
     const name = (sheet.metadata as { sheetName?: string } | undefined)?.sheetName ?? `Sheet ${index + 1}`;
     const table = await officeMarkdown(ast, format, { content: [asTable(sheet)] });
-    const heading = `## ${name}${hidden.has(name) ? ' (hidden)' : ''}`;
+    const heading = await headingMarkdown(ast, format, `${name}${hidden.has(name) ? ' (hidden)' : ''}`);
     sections.push(table ? `${heading}\n\n${table}` : heading);
   }
   const metadata = { ...officeMetadata(ast), numSheets: sheets.length };

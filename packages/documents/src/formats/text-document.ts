@@ -6,8 +6,8 @@ import type { OfficeParserAST } from 'officeparser';
 
 import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
-import { commentsSection, documentXml, trackedChanges } from './docx-comments.js';
-import { odtStyled } from './odt-styles.js';
+import { BODY_PART, commentsSection, docxAnchors, odtAnchors, trackedChanges } from './docx-comments.js';
+import { odtStyled, STYLE_PARTS } from './odt-styles.js';
 import { rtfMetadata } from './rtf-info.js';
 
 /**
@@ -28,16 +28,21 @@ async function textDocument(
   format: 'docx' | 'odt' | 'rtf',
   options: ConvertOptions,
 ): Promise<ConvertedDocument> {
-  const parsed = await parseOffice(bytes, format, options);
+  // the parts read beside officeparser's tree, kept by the zip guard as it inflates them (none for RTF)
+  const parts = format === 'docx' ? (name: string) => name === BODY_PART : STYLE_PARTS;
+  const parsed = await parseOffice(bytes, format, options, { parts });
   const { warnings } = parsed;
-  const ast = format === 'odt' ? odtStyled(parsed.ast, bytes) : parsed.ast;
+  const ast = format === 'odt' ? odtStyled(parsed.ast, parsed.parts) : parsed.ast;
   let markdown = imageReferences(await officeMarkdown(ast, format, { deadline: options.deadline }), ast);
   const metadata = format === 'rtf' ? { ...rtfMetadata(bytes), ...officeMetadata(ast) } : officeMetadata(ast);
-  if (format === 'docx') {
-    const xml = documentXml(bytes);
-    const comments = await commentsSection(ast, xml, options.deadline);
+  if (format !== 'rtf') {
+    const xml = parsed.parts[format === 'docx' ? BODY_PART : 'content.xml'];
+    const anchorsOf = format === 'docx' ? (ids: ReadonlySet<string>) => docxAnchors(xml, ids) : () => odtAnchors(xml);
+    const comments = await commentsSection(ast, format, anchorsOf, options.deadline);
     if (comments) markdown = markdown ? `${markdown}\n\n${comments}` : comments;
-    const changes = trackedChanges(xml);
+  }
+  if (format === 'docx') {
+    const changes = trackedChanges(parsed.parts[BODY_PART]);
     if (changes > 0) metadata.trackedChanges = changes;
   }
   const document: ConvertedDocument = { format, markdown, metadata, warnings };

@@ -3,6 +3,7 @@ import { Unzip, UnzipInflate } from 'fflate';
 
 import { DocumentError } from '../errors.js';
 import { readZipDirectory } from './directory.js';
+import { NO_PARTS, PartText, type PartNames, type PartTexts } from './parts.js';
 
 export interface ZipLimits {
   maxEntries: number;
@@ -29,9 +30,10 @@ function tooLarge(message: string): DocumentError {
  * counted as they come), the bytes they inflate to and the ratio to the file's size, both counted while inflating
  * and stopped at the cap (a declared size is the writer's word, so it is never trusted alone); and every XML part
  * for entity declarations (`<!ENTITY`: entity expansion and external entities), which no office writer emits.
- * Nothing inflated is kept: the guard only counts and scans.
+ * Nothing inflated is kept but the parts `keep` names, answered as text (`parts.ts`): the ones a converter reads
+ * itself, inflated here once rather than again after the guard.
  */
-export function guardZip(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
+export function guardZip(bytes: Uint8Array, limits: ZipLimits, keep: PartNames = NO_PARTS): Promise<PartTexts> {
   const entries = readZipDirectory(bytes, limits.maxEntries);
   if (entries) {
     if (entries.length > limits.maxEntries) {
@@ -45,6 +47,7 @@ export function guardZip(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
     }
   }
   return new Promise((resolve, reject) => {
+    const kept: Record<string, string> = {};
     let settled = false;
     let count = 0;
     let total = 0;
@@ -63,7 +66,10 @@ export function guardZip(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
       const xml = XML_PART.test(file.name);
       const cellTag = limits.cells?.part.test(file.name) ? Buffer.from(limits.cells.tag) : undefined;
       let tail = Buffer.alloc(0);
-      file.ondata = (error, chunk) => {
+      // the size the entry declares, within the caps (a declaration is the writer's word: never trusted alone)
+      const size = Math.min(file.originalSize ?? 0, limits.maxExpandedBytes, bytes.length * limits.maxRatio);
+      const text = keep(file.name) ? new PartText(size) : undefined;
+      file.ondata = (error, chunk, final) => {
         if (settled) return;
         if (error) return fail(error);
         total += chunk.length;
@@ -103,6 +109,8 @@ export function guardZip(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
           }
           tail = window.subarray(Math.max(0, window.length - Math.max(ENTITY.length, cellTag?.length ?? 0) + 1));
         }
+        const whole = text?.push(chunk, final);
+        if (whole !== undefined) kept[file.name] = whole;
       };
       try {
         file.start();
@@ -122,7 +130,7 @@ export function guardZip(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
     if (!settled) {
       settled = true;
       if (count === 0) reject(parseError(new Error('no zip entries')));
-      else resolve();
+      else resolve(kept);
     }
   });
 }

@@ -11,6 +11,7 @@ import {
   makeTangledPdf,
   textOps,
 } from '../../../../fixtures/make-pdf.ts';
+import { makeLockedPdf } from '../../../../fixtures/make-locked-pdf.ts';
 import { extractPdf } from './extract-pdf.js';
 
 const site = (path: string) =>
@@ -43,10 +44,18 @@ describe('PDF', () => {
       '/Encrypt << /Filter /Standard /V 1 /R 2 /O (' + 'x'.repeat(32) + ') /U (' + 'x'.repeat(32) + ') /P -4 >>';
     const locked = Buffer.from(plain.replace('trailer\n<<', `trailer\n<< ${encrypt}`), 'latin1');
     expect(locked.toString('latin1')).toContain('/Encrypt');
-    await expect(extractPdf(locked)).rejects.toMatchObject({
-      code: 'SCRAPE_PDF_PARSE_ERROR',
-      message: expect.stringMatching(/protected by a password .*save a copy without the password/),
-    });
+    const real = makeLockedPdf('Secret', [['secret text']], { owner: 'partner', user: 'hunter2' });
+    for (const pdf of [locked, real]) {
+      await expect(extractPdf(pdf)).rejects.toMatchObject({
+        code: 'SCRAPE_DOCUMENT_ENCRYPTED',
+        message: expect.stringMatching(/protected by a password .*save a copy without the password/),
+      });
+    }
+  });
+
+  it('reads a PDF with an owner password only (anyone may open it)', async () => {
+    const pdf = await extractPdf(makeLockedPdf('Agreement', [['Clause 1.'], ['Clause 2.']], { owner: 'partner' }));
+    expect(pdf).toMatchObject({ title: 'Agreement', numPages: 2, markdown: 'Clause 1.\n\nClause 2.' });
   });
 
   it('stops at maxPages', async () => {

@@ -328,10 +328,11 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
   } catch (error) {
     if (error instanceof ExtractorError) throw error;
     if (cut()) throw tooLarge(budget, data.length, error);
-    // pdf.js's own words for it, "No password given", do not say the file is encrypted nor what to do.
+    // pdf.js's own words for it, "No password given", do not say the file is encrypted nor what to do; the code is
+    // the one of every protected document, so that a pipeline routes them without reading the message.
     if ((error as Error).name === 'PasswordException') {
       throw new ExtractorError(
-        'SCRAPE_PDF_PARSE_ERROR',
+        'SCRAPE_DOCUMENT_ENCRYPTED',
         'The PDF is protected by a password (its content is encrypted), and crawlkit opens no protected PDF: ' +
           'save a copy without the password.',
         { cause: error },
