@@ -79,14 +79,15 @@ function offenders(urls: readonly string[], extra: readonly string[] = []): stri
 
 /** The extractor, its selector engine and the document readers, which load in the workers, not on the main thread. */
 function onMainThread(urls: readonly string[]): string[] {
-  // The main thread needs only the documents' signature check (`@crawlkit/documents/detect`) to tell a document from a
-  // page, and the branding collector's script (`@crawlkit/extractor/branding-script`) to add it to a page's actions.
+  // The main thread needs only the documents' signature check (`@crawlkit/documents/detect`, with the zip reader it
+  // reads an OpenDocument's manifest with, for its encryption) to tell a document from a page, and the branding
+  // collector's script (`@crawlkit/extractor/branding-script`) to add it to a page's actions.
   return urls.filter(
     (u) =>
       (/\/packages\/extractor\/(src|dist)\//.test(u) &&
         !/\/(branding-script|branding\/collect-script)\.[jt]s$/.test(u)) ||
       /\/node_modules\/css-select\//.test(u) ||
-      (/\/packages\/documents\/(src|dist)\//.test(u) && !/\/(detect|zip\/directory|types)\.[jt]s$/.test(u)),
+      (/\/packages\/documents\/(src|dist)\//.test(u) && !/\/(detect|zip\/directory|zip\/parts|types)\.[jt]s$/.test(u)),
   );
 }
 
