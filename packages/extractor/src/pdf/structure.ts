@@ -5,7 +5,8 @@
  *   or bold at the body's size (the lowest level), or a line that names an entry of the document's outline (its level
  *   the entry's depth, one below the document's title when it has one: `underTitle`);
  * - a paragraph ends at a wider gap than the body's line spacing, a change of type, an indented line, after a line
- *   that ends a sentence short of the column's right edge, or where a column ends (unless mid-sentence);
+ *   that ends a sentence short of the column's right edge, at a clause number ("5.3 Title …") after a sentence, or
+ *   where a column ends (unless mid-sentence);
  * - a list item is a line that opens with a bullet or a number ("1.", "2)"), its wrapped lines hanging past it.
  */
 import type { Line } from './layout.js';
@@ -47,6 +48,11 @@ const MARKDOWN_START = /^(?:#{1,6}(?:\s|$)|>|\||```|~~~|[-+*](?:\s|$)|\d+[.)](?:
 const PARAGRAPH_NOT = /^(?:#|\||\\|[-+*] |\d+\. )/;
 /** A line that opens with a capital or a digit, after any opening quote or bracket. */
 const OPENS_SENTENCE = /^[\p{Pi}\p{Ps}"']*[\p{Lu}\p{N}]/u;
+/**
+ * A clause number of two or more levels ("5.2", "12.1.3.") opening a line before a capital: after a sentence it starts
+ * a clause of its own, however long the line before it (a clause of one full line does not end short).
+ */
+const CLAUSE = /^\(?\d{1,3}(?:\.\d{1,3})+\.?\)?\s+[\p{Pi}\p{Ps}"']*\p{Lu}/u;
 /** Leader dots and a page number ("Introduction . . . . 12", "Index.........iv") end an entry. */
 const LEADER = /(?:\.\s*){4,}[\p{L}\p{N}]{1,6}$/u;
 
@@ -144,11 +150,13 @@ function short(last: Line, next: Line, right: number): boolean {
 
 /**
  * A paragraph's last line ends short after a sentence; a title's or a label's, short before a capital or a digit; an
- * entry of a table of contents or an index, at its leader dots and page number, however long.
+ * entry of a table of contents or an index, at its leader dots and page number, however long; a clause's, at the
+ * sentence's end before the next clause's number.
  */
 const endsBlock = (last: Line, line: Line, right: number): boolean =>
   LEADER.test(last.text.slice(-200)) ||
-  (short(last, line, right) && (SENTENCE_END.test(last.text) || OPENS_SENTENCE.test(line.text)));
+  (short(last, line, right) && (SENTENCE_END.test(last.text) || OPENS_SENTENCE.test(line.text))) ||
+  (SENTENCE_END.test(last.text) && CLAUSE.test(line.text));
 
 /** A line opening a list item: its marker ('-' or 'N.'), undefined for other lines. */
 const marker = (text: string): string | undefined => {
