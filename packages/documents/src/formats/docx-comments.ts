@@ -1,8 +1,9 @@
 /**
- * A Word file's review comments (and an ODT's, an RTF file's), kept: a `## Comments` section after the body, one list item per comment in the order
- * the body refers to them, with its author (when the file names one) and the text it is anchored to (the body's text
- * between its `w:commentRangeStart` and `w:commentRangeEnd`, deleted text left out, as the body reads). officeparser
- * reads the comments and attaches each to the run before its reference; its markdown leaves them out.
+ * A Word file's review comments (and an ODT's, an RTF file's), kept: a `## Comments` section after the body, one list
+ * item per comment in the order the body refers to them, with its author (when the file names one) and the text it
+ * is anchored to (the body's text between its `w:commentRangeStart` and `w:commentRangeEnd`, deleted text left out,
+ * as the body reads). officeparser reads the comments and attaches each to the run before its reference; its
+ * markdown leaves them out.
  */
 import type { OfficeContentNode, OfficeParserAST } from 'officeparser';
 
