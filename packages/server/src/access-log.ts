@@ -37,7 +37,8 @@ const MAX_PATH = 200;
  * connection the server closed itself before a route answered (`markServerClosed`: a body past `--body-timeout` no
  * reader was told of) says so with the status it gave instead: `POST /v2/parse 408 1501 ms 127.0.0.1 server closed
  * the connection (the body did not arrive within 1500 ms)` (fields: `closed: 'server'`); so does a request Node's
- * parser refused (`refusedRequestLine`). Nothing of the body or the headers is written: they carry page headers, cookies and keys.
+ * parser refused (`refusedRequestLine`). Nothing of the body or the headers is written: they carry page headers,
+ * cookies and keys.
  */
 export function registerAccessLog(
   app: FastifyInstance,
