@@ -117,7 +117,7 @@ describe('record, other jobs', () => {
     try {
       const urls = [`${site.url}/redirect/once`, `${site.url}/articles/first-post.html`];
       const batch = await finished(ck, await ck.batchScrape({ urls, record: true }));
-      expect(batch.warcFile).toMatch(/crawlkit-warc\/[0-9a-f-]+\.warc\.gz$/);
+      expect(batch.warcFile).toMatch(/crawlkit-warc-\d+\/[0-9a-f-]+\.warc\.gz$/);
       const index = await indexWarc(batch.warcFile!);
       // Both pages, however the batch's two fetches of first-post.html (direct, and the redirect's end) interleaved.
       expect(index.pages.toSorted()).toEqual([`${site.url}/articles/first-post.html`, `${site.url}/redirect/once`]);
@@ -140,7 +140,7 @@ describe('record, other jobs', () => {
       const url = `${site.url}/http/image`;
       const failed = (await ck.scrape({ url, formats: ['markdown'], record: true })) as ErrorResponse;
       expect(failed).toMatchObject({ success: false, code: 'SCRAPE_UNSUPPORTED_FILE_ERROR' });
-      expect(failed.warcFile).toMatch(/crawlkit-warc\/scrape-[0-9a-f-]+\.warc\.gz$/);
+      expect(failed.warcFile).toMatch(/crawlkit-warc-\d+\/scrape-[0-9a-f-]+\.warc\.gz$/);
       expect([...(await indexWarc(failed.warcFile!)).responses.keys()]).toEqual([url]);
       await rm(failed.warcFile!);
       // Nothing answered: no file to name.

@@ -7,7 +7,7 @@
  * page then answered `UNKNOWN_ERROR`). `os.tmpdir()` reads TMPDIR at each call, and each test file has its own
  * `process.env`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,8 @@ writeFileSync(join(parent, 'file'), 'a file where a folder should be');
 /** A TMPDIR that cannot be made, whoever runs the test. */
 const unmakeable = join(parent, 'file', 'tmp');
 const realTmp = process.env.TMPDIR;
+/** This user's recordings folder's name in the temporary directory. */
+const warcFolder = `crawlkit-warc-${process.getuid!()}`;
 afterAll(async () => {
   await new Promise<void>((resolve) => site.close(() => resolve()));
   rmSync(parent, { recursive: true, force: true });
@@ -64,14 +66,14 @@ it('refuses record: true of a memory store at once when TMPDIR cannot be made, n
 
 it('names the recordings folder when a file of that name stands in the temporary directory', async () => {
   const tmp = mkdtempSync(join(parent, 'tmp-'));
-  writeFileSync(join(tmp, 'crawlkit-warc'), 'not a folder');
+  writeFileSync(join(tmp, warcFolder), 'not a folder');
   process.env.TMPDIR = tmp;
   const ck = new Crawlkit({ store: 'memory' });
   try {
     const scrape = await ck.scrape({ url, record: true });
     expect(scrape).toMatchObject({ success: false, code: 'RECORDING_UNWRITABLE' });
     expect((scrape as { error: string }).error).toContain(
-      `goes in ${join(tmp, 'crawlkit-warc')} (in the temporary directory), which has a file, not a directory, in its path`,
+      `goes in ${join(tmp, warcFolder)} (in the temporary directory), which has a file, not a directory, in its path`,
     );
     expect(requests).toBe(0);
   } finally {
@@ -100,9 +102,55 @@ it('makes a TMPDIR that is not there: a recording and a browser page work', asyn
     const scrape = await ck.scrape({ url, record: true });
     expect(scrape).toMatchObject({ success: true });
     expect((scrape as { data: { metadata: { warcFile: string } } }).data.metadata.warcFile).toMatch(
-      new RegExp(`^${join(parent, 'made', 'crawlkit-warc')}/`),
+      new RegExp(`^${join(parent, 'made', warcFolder)}/`),
     );
   } finally {
     await ck.close();
   }
 }, 30_000);
+
+it("makes the recordings folder this user's alone (0700, named by uid)", async () => {
+  process.env.TMPDIR = mkdtempSync(join(parent, 'own-'));
+  const ck = new Crawlkit({ store: 'memory' });
+  try {
+    const scrape = await ck.scrape({ url, record: true });
+    expect(scrape).toMatchObject({ success: true });
+    const folder = join(process.env.TMPDIR, warcFolder);
+    expect(
+      (scrape as { data: { metadata: { warcFile: string } } }).data.metadata.warcFile.startsWith(`${folder}/`),
+    ).toBe(true);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+  } finally {
+    await ck.close();
+  }
+});
+
+it('refuses a recordings folder planted by another user, or a symbolic link, writing nothing there', async () => {
+  const tmp = mkdtempSync(join(parent, 'planted-'));
+  process.env.TMPDIR = tmp;
+  const elsewhere = mkdtempSync(join(parent, 'elsewhere-'));
+  symlinkSync(elsewhere, join(tmp, warcFolder));
+  const ck = new Crawlkit({ store: 'memory' });
+  try {
+    const linked = await ck.scrape({ url, record: true });
+    expect(linked).toMatchObject({ success: false, code: 'RECORDING_UNWRITABLE' });
+    expect((linked as { error: string }).error).toContain(
+      `goes in ${join(tmp, warcFolder)} (in the temporary directory), which is a symbolic link, not a folder of its own`,
+    );
+    rmSync(join(tmp, warcFolder));
+    // Another user's folder (root may give it away; another user cannot, and the test then checks the link alone).
+    if (process.getuid!() === 0) {
+      mkdirSync(join(tmp, warcFolder), { mode: 0o777 });
+      chownSync(join(tmp, warcFolder), 4242, 4242);
+      const planted = await ck.scrape({ url, record: true });
+      expect(planted).toMatchObject({ success: false, code: 'RECORDING_UNWRITABLE' });
+      expect((planted as { error: string }).error).toContain(
+        'which belongs to another user (uid 4242, this process runs as 0): another user of this machine may have put it',
+      );
+      expect((planted as { error: string }).error).toContain('Remove it if it is not yours, or set TMPDIR');
+    }
+    expect(requests).toBe(0);
+  } finally {
+    await ck.close();
+  }
+});

@@ -131,8 +131,8 @@ export async function parseOffice(
       ocr: false,
       extractAttachments: true,
       includeRawContent: false,
-      // a Word file's and an ODT's review comments are kept (`formats/docx-comments.ts`); other formats' are not read
-      ignoreComments: type !== 'docx' && type !== 'odt',
+      // a DOCX's, an ODT's and an RTF's review comments are kept (`formats/docx-comments.ts`); others' are not read
+      ignoreComments: type !== 'docx' && type !== 'odt' && type !== 'rtf',
       ignoreSlideMasters: true,
       abortSignal: deadlineSignal(options.deadline),
       decompressionLimits: {

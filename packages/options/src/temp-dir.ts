@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
 
 const REASONS: Record<string, string> = {
   ENOENT: 'does not exist',
@@ -41,9 +41,34 @@ export function tempDirProblem(what: string, error: unknown, dir: string = tmpdi
  * Makes `dir` when it is not there, one level only: the temporary directory a container's TMPDIR names but nobody
  * made, or a folder of crawlkit's in it. Not `recursive`: Node's recursive `mkdir` never settles below /proc or /sys,
  * and a TMPDIR whose parent is missing is a typo to tell (ENOENT), not a tree to make. Rejects as `mkdir` does.
+ * `mode` (before the umask) is for a folder made here only; an existing one keeps its own.
  */
-export async function makeDirLevel(dir: string): Promise<void> {
-  await mkdir(dir).catch((error: unknown) => {
+export async function makeDirLevel(dir: string, mode?: number): Promise<void> {
+  await mkdir(dir, mode === undefined ? undefined : { mode }).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   });
+}
+
+/**
+ * This user's tag in the name of a folder of crawlkit's in the shared temporary directory: the uid, or on Windows
+ * (which has none) the user name with anything but letters, digits, `.`, `_` and `-` made `_`.
+ */
+export function userTag(): string {
+  const uid = process.getuid?.();
+  if (uid !== undefined) return String(uid);
+  return userInfo().username.replace(/[^\w.-]/g, '_');
+}
+
+/**
+ * Why `dir`, a folder of crawlkit's in the temporary directory that another user could have made first, is not this
+ * user's own, or undefined when it is: a symbolic link (planted to send the files elsewhere) or a folder owned by
+ * another uid. Uses `lstat`, so a link is told as one, not followed.
+ */
+export async function notOwnedReason(dir: string): Promise<string | undefined> {
+  const info = await lstat(dir);
+  if (info.isSymbolicLink()) return 'is a symbolic link, not a folder of its own';
+  const uid = process.getuid?.();
+  if (uid !== undefined && info.uid !== uid)
+    return `belongs to another user (uid ${info.uid}, this process runs as ${uid})`;
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import { clearTimeout, setTimeout } from 'node:timers';
 import type { FastifyError, FastifyInstance } from 'fastify';
 
+import { markServerClosed } from './access-log.js';
 import { v2Error } from './respond.js';
 
 /** The one route that takes a multipart upload (`parse-route.ts`). */
@@ -16,6 +17,11 @@ export const MAX_JSON_DEPTH = 128;
 const TOO_DEEP = 'CK_BODY_TOO_DEEP';
 const NOT_READ = 'CK_BODY_NOT_READ';
 const BODY_TIMEOUT = 'CK_BODY_TIMEOUT';
+
+/** Whether `error` is the body timeout's (`--body-timeout`), however a reader passed it on. */
+export function isBodyTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === BODY_TIMEOUT;
+}
 
 function bodyError(code: string, message: string, statusCode: number): FastifyError {
   const error: FastifyError = Object.assign(new Error(message), { code, statusCode, name: 'BodyError' });
@@ -101,6 +107,7 @@ export function registerBodyParsing(app: FastifyInstance, bodyTimeoutMs: number)
     const timer = setTimeout(() => {
       if (request.raw.complete || reply.sent) return;
       if (payload.listenerCount('error') === 0) {
+        markServerClosed(request.raw, 408, `the body did not arrive within ${bodyTimeoutMs} ms`);
         request.raw.socket?.destroy();
         return;
       }

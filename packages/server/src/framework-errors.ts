@@ -1,9 +1,10 @@
 import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 
-import { httpStatusOf, type ErrorResponse } from 'crawlkit';
+import { httpStatusOf, type ErrorResponse, type Logger } from 'crawlkit';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
+import { refusedRequestLine } from './access-log.js';
 import { send, v2Error } from './respond.js';
 
 /** Longest path parameter the router reads (Fastify's default): ids are UUIDs, 36 characters. */
@@ -82,14 +83,25 @@ function clientErrorAnswer(code: string | undefined, headersTimeoutMs: number): 
 /**
  * The handler (Fastify's `clientErrorHandler`) that answers a request Node's HTTP parser refused in the v2 error
  * shape, then closes the connection, whose remaining bytes cannot be read as a request. `headersTimeoutMs` is the
- * server's `headersTimeout`, named in the answer to a request whose headers came too slowly.
+ * server's `headersTimeout`, named in the answer to a request whose headers came too slowly. Each such request gets
+ * an access line on `logger` (`refusedRequestLine`), which it had not: no route saw it.
  */
-export function clientErrorHandler(headersTimeoutMs: number): (error: NodeJS.ErrnoException, socket: Socket) => void {
+export function clientErrorHandler(
+  headersTimeoutMs: number,
+  logger?: Logger,
+): (error: NodeJS.ErrnoException, socket: Socket) => void {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const body = clientErrorAnswer(error.code, headersTimeoutMs);
+    const status = httpStatusOf(body.code);
+    // A request no route saw gets its access line here (refused by the parser, closed by the server); a socket's own
+    // error (EPIPE, ETIMEDOUT: the client went away) is no request, and the route's line says it if there was one.
+    if (error.code?.startsWith('HPE_') || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
+      const { line, fields } = refusedRequestLine(rawPacket, socket.remoteAddress, status, body.code ?? 'BAD_REQUEST');
+      logger?.info(line, fields);
+    }
     if (socket.writable) {
-      const body = clientErrorAnswer(error.code, headersTimeoutMs);
-      const status = httpStatusOf(body.code);
       const text = JSON.stringify(body);
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +

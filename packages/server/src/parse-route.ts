@@ -2,8 +2,8 @@ import multipart from '@fastify/multipart';
 import { sizeText, type ParseFile } from 'crawlkit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { PARSE_ROUTE } from './body.js';
-import { send, v2Error } from './respond.js';
+import { isBodyTimeout, PARSE_ROUTE } from './body.js';
+import { closeAfter, send, v2Error } from './respond.js';
 import type { RouteContext } from './routes.js';
 
 /** Largest `options` part: a JSON object of scrape options (a json format's schema included). */
@@ -93,6 +93,11 @@ export function registerParseRoute(app: FastifyInstance, ctx: RouteContext): voi
       try {
         upload = await readUpload(request);
       } catch (error) {
+        if (isBodyTimeout(error)) {
+          // the upload stopped coming: 408 as for any body, and the connection closed (its rest is never read)
+          closeAfter(reply);
+          return send(reply, v2Error('REQUEST_TIMEOUT', (error as Error).message));
+        }
         return send(reply, uploadError(error, limit));
       }
       const { file, options } = upload;

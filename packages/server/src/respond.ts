@@ -73,3 +73,9 @@ export function send(reply: FastifyReply, result: object): FastifyReply {
   if (!isErrorResponse(result)) return reply.code(200).send(result);
   return sendError(reply, httpStatusOf(result.code), result.code, upstreamShape(result));
 }
+
+/** The connection closes once the answer is written, whatever is left of the request's body. */
+export function closeAfter(reply: FastifyReply): void {
+  reply.header('connection', 'close');
+  reply.raw.once('finish', () => reply.request.raw.socket?.destroy());
+}

@@ -15,7 +15,7 @@ import { clientErrorHandler, frameworkErrorAnswer, headerTimeouts, MAX_PARAM_LEN
 import { HEALTH_PATHS, registerHealthRoutes } from './health-routes.js';
 import { addressing } from './public-url.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
-import { send, v2Error } from './respond.js';
+import { closeAfter, send, v2Error } from './respond.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
 import { notFound, registerRoutes, type JobKind } from './routes.js';
 import { RouteMethods, type RouteMatching } from './route-methods.js';
@@ -44,12 +44,6 @@ export interface CrawlkitServer {
   close(): Promise<void>;
 }
 
-/** The connection closes once the answer is written, whatever is left of the request's body. */
-function closeAfter(reply: FastifyReply): void {
-  reply.header('connection', 'close');
-  reply.raw.once('finish', () => reply.request.raw.socket?.destroy());
-}
-
 interface App {
   app: FastifyInstance;
   /** Aborts the work of requests in progress. */
@@ -76,7 +70,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     return503OnClosing: true,
     routerOptions: ROUTE_MATCHING,
     frameworkErrors: frameworkErrorAnswer,
-    clientErrorHandler: clientErrorHandler(timeouts.headersTimeout),
+    clientErrorHandler: clientErrorHandler(timeouts.headersTimeout, logger),
     schemaController: { compilersFactory: lazySchemaCompilers },
   });
   const routeMethods = new RouteMethods(app, ROUTE_MATCHING);

@@ -7,6 +7,7 @@ export type { SqliteSchemaVersion } from './sqlite/schema-version.js';
 export { isSealed, keyFileSecretBox, memorySecretBox, missingSecretBox, parseSecretKey, secretBox } from './secrets.js';
 export type { SecretBox } from './secrets.js';
 export type { SqliteStore, SqliteStoreOptions, StoreWarning } from './sqlite/sqlite-store.js';
+export type { VacuumResult } from './sqlite/vacuum.js';
 export {
   StoreError,
   StoreClosedError,

@@ -334,7 +334,7 @@ function resumeSkip(ctx: CommandContext, all: boolean, printed: number): number 
   return printed;
 }
 
-/** `crawlkit cache clear|prune`. */
+/** `crawlkit cache clear|prune|vacuum`. */
 export async function cacheCommand(ctx: CommandContext, action: string, command: Command): Promise<number> {
   if (action === 'clear') {
     if (ctx.storeMissing) {
@@ -366,5 +366,6 @@ export async function cacheCommand(ctx: CommandContext, action: string, command:
     ctx.write(`pruned ${count(removed, 'cached page')}${history} from ${ctx.storeDir}\n`);
     return EXIT.ok;
   }
-  throw new CliError(`Unknown cache action "${action}": use clear or prune`);
+  if (action === 'vacuum') return (await import('./cache-vacuum.js')).cacheVacuum(ctx);
+  throw new CliError(`Unknown cache action "${action}": use clear, prune or vacuum`);
 }

@@ -34,6 +34,7 @@ export const EXAMPLES: Record<string, string[]> = {
     'crawlkit cache clear',
     'crawlkit cache prune --max-age 86400000',
     'crawlkit cache prune --history-max-age 2592000000',
+    'crawlkit cache vacuum',
   ],
   schedules: [
     'crawlkit schedules list',

@@ -222,7 +222,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     ),
     "a distributed deployment's Redis holding the schedules: their crawls run on its `crawlkit worker`s",
   ).action(run(async () => (await import('./schedule-commands.js')).schedulesCommand, { model: true, redis: true }));
-  subcommand('cache <action>', 'clear or prune the page cache', 'none')
+  subcommand('cache <action>', 'clear or prune the page cache, or vacuum the store file', 'none')
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .option('--history-max-age <ms>', 'prune: also remove the change history of pages not scraped for this long')
     .action(run(async () => (await commands()).cacheCommand));

@@ -1,18 +1,25 @@
 /**
- * A Word file's review comments, kept: a `## Comments` section after the body, one list item per comment in the order
- * the body refers to them, with its author (when the file names one) and the text it is anchored to (the body's text
- * between its `w:commentRangeStart` and `w:commentRangeEnd`, deleted text left out, as the body reads). officeparser
- * reads the comments and attaches each to the run before its reference; its markdown leaves them out.
+ * A Word file's review comments (and an ODT's, an RTF file's), kept: a `## Comments` section after the body, one list
+ * item per comment in the order the body refers to them, with its author (when the file names one) and the text it
+ * is anchored to (the body's text between its `w:commentRangeStart` and `w:commentRangeEnd`, deleted text left out,
+ * as the body reads). officeparser reads the comments and attaches each to the run before its reference; its
+ * markdown leaves them out.
  */
 import type { OfficeContentNode, OfficeParserAST } from 'officeparser';
 
+import { textDecoder } from '@crawlkit/options/text-decoder';
+
 import { officeMarkdown } from '../office.js';
 import { decodeXml } from '../xml-text.js';
+import { codepageOf, groupText } from './rtf-info.js';
 
 /** Characters of an anchor quoted; a longer one is cut with an ellipsis. */
 const MAX_ANCHOR = 200;
 /** XML of a comment's range read for its anchor at most (a range over a whole long document stops here). */
 const MAX_RANGE_XML = 64 * 1024;
+
+/** The formats whose review comments are read. */
+export type CommentedType = 'docx' | 'odt' | 'rtf';
 
 interface Comment {
   id: string;
@@ -68,6 +75,40 @@ export function odtAnchors(content: string | undefined): Map<string, string> {
   return found;
 }
 
+/** The end of the RTF group opening at `start` (the index past its `}`), or the text's end. */
+function groupEnd(rtf: string, start: number): number {
+  let depth = 0;
+  for (let at = start; at < rtf.length; at++) {
+    if (rtf[at] === '\\') at++;
+    else if (rtf[at] === '{') depth++;
+    else if (rtf[at] === '}' && --depth === 0) return at + 1;
+  }
+  return rtf.length;
+}
+
+/**
+ * An RTF file's comments' anchored text, by `#index` (officeparser gives them no id: they are matched in the body's
+ * order): for each `\annotation` whose `{\*\atnref N}` names a range, the text between `{\*\atrfstart N}` and
+ * `{\*\atrfend N}` (other ignorable groups in it left out).
+ */
+export function rtfAnchors(bytes: Uint8Array): Map<string, string> {
+  const found = new Map<string, string>();
+  const rtf = textDecoder('latin1').decode(bytes);
+  const codepage = codepageOf(rtf.slice(0, 4096));
+  for (const [index, mark] of [...rtf.matchAll(/\{(?:\\\*)?\\annotation\b/g)].entries()) {
+    const group = rtf.slice(mark.index, groupEnd(rtf, mark.index));
+    const ref = /\{\\\*\\atnref\s*([^{}\\]+?)\s*\}/.exec(group)?.[1];
+    if (ref === undefined) continue;
+    const start = rtf.indexOf(`{\\*\\atrfstart ${ref}}`);
+    const end = start === -1 ? -1 : rtf.indexOf(`{\\*\\atrfend ${ref}}`, start);
+    if (end === -1) continue;
+    const range = rtf.slice(start + `{\\*\\atrfstart ${ref}}`.length, Math.min(end, start + MAX_RANGE_XML));
+    const text = groupText(range.replace(/\{\\\*\\[^{}]*\}/g, ''), codepage);
+    if (text) found.set(`#${index}`, cut(text));
+  }
+  return found;
+}
+
 /** Each comment's anchored text, by its id, from the body's range marks (absent where the file has none). */
 export function docxAnchors(xml: string | undefined, ids: ReadonlySet<string>): Map<string, string> {
   const found = new Map<string, string>();
@@ -96,18 +137,18 @@ const text = (value: string, bold = false): OfficeContentNode => ({
 });
 
 /** Markdown of one line of text nodes, escaped as the body's text is. */
-function line(ast: OfficeParserAST, type: 'docx' | 'odt', children: OfficeContentNode[]): Promise<string> {
+function line(ast: OfficeParserAST, type: CommentedType, children: OfficeContentNode[]): Promise<string> {
   return officeMarkdown(ast, type, { content: [{ type: 'paragraph', children }] });
 }
 
 /**
- * The `## Comments` section of a DOCX or an ODT (empty when it has none): `- **Author** on “anchor”: text`, a
- * comment's further paragraphs indented under its item. `anchorsOf` gives the anchors of the comments' ids
- * (`docxAnchors`, `odtAnchors`).
+ * The `## Comments` section of a DOCX, an ODT or an RTF file (empty when it has none): `- **Author** on “anchor”:
+ * text`, a comment's further paragraphs indented under its item. `anchorsOf` gives the anchors of the comments' ids
+ * (`docxAnchors`, `odtAnchors`, `rtfAnchors`).
  */
 export async function commentsSection(
   ast: OfficeParserAST,
-  type: 'docx' | 'odt',
+  type: CommentedType,
   anchorsOf: (ids: ReadonlySet<string>) => Map<string, string>,
   deadline?: number,
 ): Promise<string> {

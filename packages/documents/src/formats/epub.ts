@@ -4,14 +4,22 @@ import { DEFAULT_LIMITS } from '../limits.js';
 import { guardOffice, officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { Converter } from '../types.js';
 import type { PartNames, PartTexts } from '../zip/parts.js';
+import { ENCRYPTION, encryptedContent } from './epub-encryption.js';
 
 const CONTAINER = 'META-INF/container.xml';
-/** The container and the package documents it may name (`*.opf`), read as text in the zip guard's pass. */
-const PACKAGE_PARTS: PartNames = (name) => name === CONTAINER || name.toLowerCase().endsWith('.opf');
+/**
+ * The container, the package documents it may name (`*.opf`) and the list of encrypted parts, read as text in the zip
+ * guard's pass.
+ */
+const PACKAGE_PARTS: PartNames = (name) =>
+  name === CONTAINER || name === ENCRYPTION || name.toLowerCase().endsWith('.opf');
+
+/** The package document's name in the archive, as `container.xml` gives it. */
+const opfPathOf = (parts: PartTexts): string | undefined => /full-path="([^"]+)"/.exec(parts[CONTAINER] ?? '')?.[1];
 
 /** The spine's entries (manifest ids, in reading order), read from the package document `container.xml` names. */
 function spineOf(parts: PartTexts): string[] | undefined {
-  const opfPath = /full-path="([^"]+)"/.exec(parts[CONTAINER] ?? '')?.[1];
+  const opfPath = opfPathOf(parts);
   const opf = opfPath === undefined ? undefined : parts[opfPath];
   if (opf === undefined) return undefined;
   const spine = /<(?:\w+:)?spine[\s\S]*?<\/(?:\w+:)?spine>/.exec(opf)?.[0] ?? '';
@@ -23,6 +31,14 @@ export const epub: Converter = {
   async convert(bytes, options) {
     // the guard bounds the archive, and keeps its two small package files as it inflates them
     const parts = await guardOffice(bytes, 'epub', options, PACKAGE_PARTS);
+    const encrypted = encryptedContent(parts, opfPathOf(parts));
+    if (encrypted.length > 0) {
+      throw new DocumentError(
+        'SCRAPE_DOCUMENT_ENCRYPTED',
+        `The EPUB's text is encrypted (DRM: META-INF/encryption.xml lists ${encrypted.length} of its content ` +
+          `documents, ${encrypted[0]} first), so it cannot be read. Use a copy without DRM.`,
+      );
+    }
     const spine = spineOf(parts);
     const max = options.maxSpineItems ?? DEFAULT_LIMITS.maxSpineItems;
     if (spine && spine.length > max) {

@@ -12,7 +12,7 @@ import type { DocumentMetadata } from '../types.js';
  * A group's text: `\'hh` in the file's code page, `\uN` (its fallback skipped), escapes; other control words
  * dropped.
  */
-function groupText(body: string, codepage: string): string {
+export function groupText(body: string, codepage: string): string {
   const decoder = (() => {
     try {
       return textDecoder(codepage);
@@ -55,12 +55,18 @@ function time(body: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
+/** The code page of an RTF file's `\'hh` escapes (`\ansicpg`, before its text), Windows-1252 by default. */
+export function codepageOf(head: string): string {
+  const number = /\\ansicpg(\d+)/.exec(head)?.[1];
+  return number ? `windows-${number}` : 'windows-1252';
+}
+
 /** The info group's fields: the first group of each name (LibreOffice writes a second `\author`, "Un-named"). */
 export function rtfMetadata(bytes: Uint8Array): DocumentMetadata {
   const rtf = textDecoder('latin1').decode(bytes);
   const info = rtf.indexOf('{\\info');
   if (info < 0) return {};
-  const codepage = /\\ansicpg(\d+)/.exec(rtf.slice(0, info))?.[1];
+  const codepage = codepageOf(rtf.slice(0, info));
   const fields = new Map<string, string>();
   // the info group's subgroups, each closed before the next opens (no nesting in them but escapes)
   const group = /\{\\(title|author|subject|keywords|doccomm|creatim|revtim)\b((?:\\[\s\S]|[^{}\\])*)\}/gy;
@@ -86,7 +92,7 @@ export function rtfMetadata(bytes: Uint8Array): DocumentMetadata {
   }
   const text = (name: string) => {
     const body = fields.get(name);
-    return body === undefined ? undefined : groupText(body, codepage ? `windows-${codepage}` : 'windows-1252');
+    return body === undefined ? undefined : groupText(body, codepage);
   };
   return statedMetadata({
     title: text('title'),

@@ -1,12 +1,12 @@
 /**
  * Word (DOCX), OpenDocument text (ODT) and RTF: headings, lists, tables, links, images as references, footnotes; a
- * DOCX's review comments after the body (`docx-comments.ts`).
+ * DOCX's, an ODT's and an RTF file's review comments after the body (`docx-comments.ts`).
  */
 import type { OfficeParserAST } from 'officeparser';
 
 import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
-import { BODY_PART, commentsSection, docxAnchors, odtAnchors, trackedChanges } from './docx-comments.js';
+import { BODY_PART, commentsSection, docxAnchors, odtAnchors, rtfAnchors, trackedChanges } from './docx-comments.js';
 import { odtStyled, STYLE_PARTS } from './odt-styles.js';
 import { rtfMetadata } from './rtf-info.js';
 
@@ -35,12 +35,15 @@ async function textDocument(
   const ast = format === 'odt' ? odtStyled(parsed.ast, parsed.parts) : parsed.ast;
   let markdown = imageReferences(await officeMarkdown(ast, format, { deadline: options.deadline }), ast);
   const metadata = format === 'rtf' ? { ...rtfMetadata(bytes), ...officeMetadata(ast) } : officeMetadata(ast);
-  if (format !== 'rtf') {
-    const xml = parsed.parts[format === 'docx' ? BODY_PART : 'content.xml'];
-    const anchorsOf = format === 'docx' ? (ids: ReadonlySet<string>) => docxAnchors(xml, ids) : () => odtAnchors(xml);
-    const comments = await commentsSection(ast, format, anchorsOf, options.deadline);
-    if (comments) markdown = markdown ? `${markdown}\n\n${comments}` : comments;
-  }
+  const xml = parsed.parts[format === 'docx' ? BODY_PART : 'content.xml'];
+  const anchorsOf =
+    format === 'docx'
+      ? (ids: ReadonlySet<string>) => docxAnchors(xml, ids)
+      : format === 'odt'
+        ? () => odtAnchors(xml)
+        : () => rtfAnchors(bytes);
+  const comments = await commentsSection(ast, format, anchorsOf, options.deadline);
+  if (comments) markdown = markdown ? `${markdown}\n\n${comments}` : comments;
   if (format === 'docx') {
     const changes = trackedChanges(parsed.parts[BODY_PART]);
     if (changes > 0) metadata.trackedChanges = changes;

@@ -25,6 +25,7 @@ import { SqliteSearchIndex } from './search.js';
 import { SearchBacklog } from './search-backlog.js';
 import { makeStoreDir, storeDirProblem } from './store-dir.js';
 import { SqliteTaskStore } from './tasks.js';
+import { vacuumDatabase, type VacuumResult } from './vacuum.js';
 
 export interface SqliteStoreOptions {
   /** Directory of the store; created (with parents) when missing. crawlkit's default is `./.crawlkit`. */
@@ -101,6 +102,12 @@ export interface SqliteStore extends Store {
   readonly path: string;
   /** What opening the store noticed (an empty database file made into a new store); empty when all was well. */
   readonly warnings: readonly StoreWarning[];
+  /**
+   * Gives the file's free pages (deleted rows: a cleared or pruned page cache) back to the file system (`VACUUM`),
+   * answering the files' size before and after. Holds the write lock while it runs; `STORE_BUSY` when another
+   * process holds it past the busy timeout.
+   */
+  vacuum(): Promise<VacuumResult>;
 }
 
 const DRIVER_NAME = 'sqlite';
@@ -175,6 +182,16 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     engines: new SqliteEngineStore(db),
     counters: new SqliteCounterStore(db),
     schedules: new SqliteScheduleStore(db),
+    vacuum: () => {
+      try {
+        life.assertOpen();
+        pages.flushPuts();
+        pages.flushTouches();
+        return Promise.resolve(vacuumDatabase(db, path));
+      } catch (error) {
+        return Promise.reject(translateSqliteError(error));
+      }
+    },
     space: async () => {
       life.assertOpen();
       const now = await stat(path).catch(() => undefined);
