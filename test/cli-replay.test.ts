@@ -93,6 +93,12 @@ describe('crawlkit crawl --record, then crawlkit replay', { timeout: 120_000 }, 
   it('refuses a file that is not a recording, with exit code 2', async () => {
     const result = await site.cli(['replay', fileURLToPath(new URL('../package.json', import.meta.url))]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/Cannot read the recording .*package\.json: it does not start with a WARC record/);
+    expect(result.stderr).toMatch(
+      /Cannot read the recording .*package\.json: it does not start with a WARC record \(REPLAY_FILE_UNREADABLE\)\n$/,
+    );
+    // The table's code for it, as `ck.scrape()` with `replay.files` answers it (was CLI_USAGE under --json).
+    const json = await site.cli(['replay', fileURLToPath(new URL('../package.json', import.meta.url)), '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ success: false, code: 'REPLAY_FILE_UNREADABLE' });
   });
 });

@@ -52,7 +52,9 @@ describe('serve that cannot start, with JSON logs', () => {
       // The text form is unchanged: one line saying the same.
       const text = await cli(['serve', '--port', port, '--store', store]);
       expect(text.code).toBe(1);
-      expect(text.stderr).toMatch(/^crawlkit: Cannot serve on 127\.0\.0\.1:\d+: .*Stop it, or give another --port/);
+      expect(text.stderr).toMatch(
+        /^crawlkit: Cannot serve on 127\.0\.0\.1:\d+: .*Stop it, or give another --port .*\(LISTEN_FAILED\)\n$/,
+      );
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }

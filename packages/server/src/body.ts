@@ -114,7 +114,12 @@ export function registerBodyParsing(app: FastifyInstance, bodyTimeoutMs: number)
       // The body reader listens for errors on the payload: it answers with this one (the error handler's 408).
       payload.emit(
         'error',
-        bodyError(BODY_TIMEOUT, `The request body did not arrive within ${bodyTimeoutMs} ms.`, 408),
+        bodyError(
+          BODY_TIMEOUT,
+          `The request body did not arrive within ${bodyTimeoutMs} ms (the server's --body-timeout, bodyTimeoutMs): ` +
+            'send the body at once after the headers, or start the server with a longer --body-timeout for slow links.',
+          408,
+        ),
       );
     }, bodyTimeoutMs);
     timer.unref();

@@ -265,7 +265,7 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
     }
     if (error instanceof CliError) {
       answerJson(argv, io, { success: false, code: error.code, error: error.message });
-      if (!error.told) io.stderr.write(`crawlkit: ${error.message}\n`);
+      if (!error.told) io.stderr.write(`crawlkit: ${withCode(error)}\n`);
       return error.exitCode;
     }
     if (signal.aborted) return EXIT.interrupted;
@@ -274,6 +274,17 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
     io.stderr.write(`crawlkit: ${withFlags(response.error)}${response.code ? ` (${response.code})` : ''}\n`);
     return exitCodeFor(response.code);
   }
+}
+
+/**
+ * A `CliError`'s line as every other failure's: ending in its code in parentheses (`(LISTEN_FAILED)`), unless it is a
+ * usage mistake (`CLI_USAGE`, told by exit code 2), a failure without a code of its own (`UNKNOWN_ERROR`, an `--out`
+ * that cannot be written: its message says why), or the message already ends in it.
+ */
+function withCode(error: CliError): string {
+  const tail = ` (${error.code})`;
+  const bare = error.code === 'CLI_USAGE' || error.code === 'UNKNOWN_ERROR' || error.message.endsWith(tail);
+  return bare ? error.message : error.message + tail;
 }
 
 /**

@@ -35,7 +35,10 @@ export async function replayCommand(ctx: CommandContext, files: string[], comman
     try {
       indexes.push(await indexWarc(file));
     } catch (error) {
-      throw new CliError(`Cannot read the recording ${file}: ${(error as Error).message}`, { cause: error });
+      throw new CliError(`Cannot read the recording ${file}: ${(error as Error).message}`, {
+        cause: error,
+        code: 'REPLAY_FILE_UNREADABLE',
+      });
     }
   }
   ctx.configure({ store: 'memory', engine: 'replay', replay: { files } });

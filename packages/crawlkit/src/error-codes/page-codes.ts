@@ -107,11 +107,6 @@ export const PAGE_CODES = {
     'The browser was answered with a download instead of a page (fetched again over HTTP internally).',
     'Nothing: the page is fetched over HTTP instead.',
   ),
-  SCRAPE_ENGINE_UNSUITABLE: info(
-    400,
-    'The request needs the browser (actions, screenshot, …) and `engine` is `http`.',
-    "Drop the browser-only options, or use `engine: 'auto'` or `'browser'`.",
-  ),
   SCRAPE_ACTION_ERROR: info(
     500,
     'An action failed on the page (the message names its index, type and selector; `details` keeps the results ' +

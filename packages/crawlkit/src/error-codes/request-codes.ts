@@ -110,7 +110,9 @@ export const REQUEST_CODES = {
   // Jobs
   JOB_NOT_FOUND: info(
     404,
-    'No crawl or batch with this id in the store (or one of the other kind, or expired).',
+    'No crawl or batch with this id in the store (or expired, or started by another API key). The methods of ' +
+      "`ck` answer it for a job of the other kind too (`getBatchScrapeStatus` of a crawl's id); `serve`, as " +
+      'upstream, answers either kind at either path.',
     'Check the id and the store; results are kept `jobResultTtlMs` after the job ends.',
   ),
   SCHEDULE_NOT_FOUND: info(

@@ -148,6 +148,30 @@ describe('browser.wsEndpoint when the browser goes away', () => {
   });
 });
 
+describe('browser.wsEndpoint where nothing listens', () => {
+  it('fails with BROWSER_CONNECT_FAILED saying why (the refused connection), not "[object Object]"', async () => {
+    const endpoint = 'ws://127.0.0.1:1/devtools/browser/none';
+    const fetcher = new Fetcher({
+      engine: 'browser',
+      urlPolicy: POLICY,
+      http: HTTP,
+      browser: { wsEndpoint: endpoint },
+    });
+    try {
+      const error: unknown = await fetcher.fetch({ url: rendered() }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(isBrowserError(error) && error.code).toBe('BROWSER_CONNECT_FAILED');
+      const message = (error as Error).message;
+      expect(message).toContain(`at ${endpoint} (browser.wsEndpoint): connect ECONNREFUSED 127.0.0.1:1.`);
+      expect(message).not.toContain('[object Object]');
+    } finally {
+      await fetcher.close();
+    }
+  });
+});
+
 /** Resolves once `done()` holds, checking after every turn of the event loop's timers. */
 async function waitFor(
   done: () => boolean,

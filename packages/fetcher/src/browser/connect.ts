@@ -21,6 +21,16 @@ export function describeEndpoint(endpoint: string): string {
 }
 
 /**
+ * The first line of why a connection failed. puppeteer rejects a `ws:` endpoint nobody listens on with the socket's
+ * `ErrorEvent`, which is no `Error` but has a `message` ("connect ECONNREFUSED …"); `String()` of it said
+ * "[object Object]".
+ */
+function reasonOf(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return (typeof message === 'string' && message ? message : String(error)).split('\n')[0] ?? '';
+}
+
+/**
  * Connects to a Chromium someone else started (`browser.wsEndpoint`): a `ws:`/`wss:` DevTools endpoint, or an
  * `http:`/`https:` DevTools address whose `/json/version` names the current one (asked at every connection, so a
  * browser restarted on the same port is found again). Only the targets of the contexts this connection creates are
@@ -46,10 +56,9 @@ export async function connectBrowser(endpoint: string, timeoutMs: number): Promi
     const message = `no answer within ${timeoutMs} ms (browser.launchTimeoutMs)`;
     control.browser = await startedWithin(connecting, timeoutMs, message, (late) => late.disconnect());
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new BrowserError(
       'BROWSER_CONNECT_FAILED',
-      `Could not connect to the browser at ${describeEndpoint(endpoint)} (browser.wsEndpoint): ${reason}. ` +
+      `Could not connect to the browser at ${describeEndpoint(endpoint)} (browser.wsEndpoint): ${reasonOf(error)}. ` +
         'Check that it runs and that its DevTools endpoint is reachable from here, or drop browser.wsEndpoint ' +
         'to launch a Chromium of our own.',
       { cause: error },

@@ -14,9 +14,7 @@ export type BrowserErrorCode =
   /** The page failed to load in the browser for a reason without a more precise code (v2's code). */
   | 'SCRAPE_SITE_ERROR'
   /** The URL answered with a download (an attachment or a type the browser does not render). */
-  | 'SCRAPE_DOWNLOAD'
-  /** A request needs the browser but the engine is set to `http`. */
-  | 'SCRAPE_ENGINE_UNSUITABLE';
+  | 'SCRAPE_DOWNLOAD';
 
 const BRAND = Symbol.for('crawlkit.browser-error');
 

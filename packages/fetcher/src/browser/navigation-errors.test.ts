@@ -5,7 +5,32 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { useBrowserContext } from './__fixtures__/browser-harness.js';
+import { isBrowserError } from './errors.js';
 import { navigationError } from './navigation-errors.js';
+
+const browser = useBrowserContext();
+
+describe('a port Chromium refuses', () => {
+  it('is SCRAPE_SITE_ERROR saying which port and what to do (was "Error code: ERR_UNSAFE_PORT" alone)', async () => {
+    const url = 'http://127.0.0.1:1/';
+    const page = await browser.context.newPage();
+    try {
+      const error = navigationError(
+        await page.goto(url).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        ),
+        url,
+      );
+      expect(isBrowserError(error) && error.code).toBe('SCRAPE_SITE_ERROR');
+      expect(error.message).toContain('Error code: ERR_UNSAFE_PORT: Chromium refuses port 1 of http://127.0.0.1:1/');
+      expect(error.message).toContain("engine 'http'");
+    } finally {
+      await page.close();
+    }
+  });
+});
 
 describe("Chromium's own time-outs", () => {
   it('say which limit ran out, on which connection, and that raising timeout does not extend it', () => {

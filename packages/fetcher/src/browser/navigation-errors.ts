@@ -45,6 +45,15 @@ export function navigationError(
         loopIn(redirectChain) ??
         new FetchError('SCRAPE_TOO_MANY_REDIRECTS', `Too many redirects loading ${safeUrl}.`, options)
       );
+    case 'ERR_UNSAFE_PORT':
+      // Chromium will not load a port kept for another protocol (1, 9, 25, 6000, …); the HTTP engine fetches it.
+      return new BrowserError(
+        'SCRAPE_SITE_ERROR',
+        `Specified URL is failing to load in the browser. Error code: ${netCode}: Chromium refuses port ` +
+          `${new URL(url).port} of ${safeUrl} (kept for another protocol). Scrape it without browser-only options ` +
+          "and with engine 'http' (crawlkit --engine http), or serve the site on another port.",
+        options,
+      );
     case 'ERR_INVALID_RESPONSE':
     case 'ERR_INVALID_HTTP_RESPONSE':
     case 'ERR_CONTENT_DECODING_FAILED':
