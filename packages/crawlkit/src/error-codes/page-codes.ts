@@ -134,7 +134,8 @@ export const PAGE_CODES = {
   SCRAPE_DOCUMENT_ENCRYPTED: info(
     500,
     'The file is protected by a password that it needs to be opened (its content is encrypted): a PDF with a user ' +
-      'password, or a Word, Excel, PowerPoint or OpenDocument file saved with one. A PDF with an owner password only ' +
+      'password, a Word, Excel, PowerPoint or OpenDocument file saved with one, or an EPUB whose chapters are ' +
+      'enciphered (DRM; obfuscated fonts alone are read). A PDF with an owner password only ' +
       '(printing or copying forbidden) opens and is read.',
     'Save a copy without the password (or route such files to whoever holds it); crawlkit opens no protected file.',
   ),

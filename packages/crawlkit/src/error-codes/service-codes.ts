@@ -78,7 +78,7 @@ export const SERVICE_CODES = {
   STORE_IO: info(500, 'A read or write of the store failed (SQLite or Redis).', 'Check the disk or the Redis server.'),
   RECORDING_UNWRITABLE: info(
     500,
-    'The WARC file of `record: true` cannot be written where it goes: `<storeDir>/warc/`, or `crawlkit-warc/` in the temporary directory for a store that keeps nothing on disk (the message names the folder and why). Nothing is fetched.',
+    "The WARC file of `record: true` cannot be written where it goes: `<storeDir>/warc/`, or a folder of the user's own, `crawlkit-warc-<uid>/`, in the temporary directory for a store that keeps nothing on disk (the message names the folder and why; one there that is a link or belongs to another user is refused). Nothing is fetched.",
     'Set `TMPDIR` to a directory this process can write (a memory store records there), or point `storeDir` at one.',
   ),
   STORE_FULL: info(

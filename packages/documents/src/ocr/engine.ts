@@ -146,6 +146,18 @@ async function stop(): Promise<void> {
   await (await recognizer?.catch(() => undefined))?.terminate().catch(() => undefined);
 }
 
+/**
+ * Why the recognizer failed, in a sentence. tesseract.js rejects with a string when its decoder refuses the image
+ * ("Error: Error attempting to read image."), where `.message` was undefined.
+ */
+function ocrFailure(error: unknown): string {
+  if (typeof error !== 'string') return error instanceof Error ? error.message : String(error);
+  const reason = error.replace(/^Error:\s*/, '');
+  return /read image/i.test(reason)
+    ? `its decoder refused it (${reason}): the file is damaged, or not the image type it is served as.`
+    : reason;
+}
+
 /** The text of one image (PNG, JPEG, TIFF, WebP, BMP), or `undefined` when `deadline` passed first. */
 export function recognize(image: Uint8Array, deadline?: number): Promise<Recognized | undefined> {
   const run = turn.then(() => read(image, deadline));
@@ -191,7 +203,7 @@ async function read(image: Uint8Array, deadline?: number): Promise<Recognized | 
   } catch (error) {
     await stop();
     if (isDocumentError(error)) throw error;
-    throw new DocumentError('SCRAPE_OCR_FAILED', `The image could not be read by OCR: ${(error as Error).message}`, {
+    throw new DocumentError('SCRAPE_OCR_FAILED', `The image could not be read by OCR: ${ocrFailure(error)}`, {
       cause: error,
     });
   } finally {

@@ -53,6 +53,18 @@ describe('OCR', () => {
     }
   });
 
+  it("says why an image its decoder refuses could not be read, where it said 'undefined'", async () => {
+    const png = screenshotPng();
+    // the signature and the header kept, the image data damaged: detected as a PNG, refused by the decoder
+    const damaged = new Uint8Array(png);
+    damaged.fill(0x55, 60, damaged.length - 12);
+    const failure = convertDocument({ bytes: damaged, contentType: 'image/png' }, { images: true });
+    await expect(failure).rejects.toMatchObject({ code: 'SCRAPE_OCR_FAILED' });
+    const { message } = (await failure.catch((error: unknown) => error)) as Error;
+    expect(message).not.toMatch(/undefined|\[object/);
+    expect(message).toMatch(/The image could not be read by OCR: .*(damaged|decode)/);
+  });
+
   it('reads the page without a text layer in auto mode, every page in ocr mode', async () => {
     const pdf = await makeScannedPdf();
     const auto = await ocrPdf(pdf, { mode: 'auto' });
