@@ -85,7 +85,9 @@ it('answers an upload that stops coming 408 REQUEST_TIMEOUT and closes the conne
   );
   expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   expect(answer).toContain('"code":"REQUEST_TIMEOUT"');
-  expect(answer).toContain("The request body did not arrive within 1500 ms (the server's --body-timeout, bodyTimeoutMs)");
+  expect(answer).toContain(
+    "The request body did not arrive within 1500 ms (the server's --body-timeout, bodyTimeoutMs)",
+  );
   expect(closedMs).toBeLessThan(10_000);
   await until(() => / POST \/v2\/parse 408 \d+ ms 127\.0\.0\.1/.test(stderr), 5_000);
 }, 20_000);
