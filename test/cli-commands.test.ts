@@ -3,7 +3,7 @@
  * cli-crawl-batch-map.test.ts). The commands run in the test's process; one run of each (and --version) as the built
  * command in a child.
  */
-import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Crawlkit, type Document, type ErrorResponse } from 'crawlkit';
@@ -96,7 +96,21 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
     symlinkSync('/dev/full', join(site.dir, 'full.md'));
     const full = await cli(['scrape', page, '-o', 'full.md']);
     expect(full.code, full.stderr).toBe(1);
-    expect(full.stderr).toBe('crawlkit: --out full.md could not be written: ENOSPC: no space left on device, write\n');
+    expect(full.stderr).toBe(
+      'crawlkit: --out full.md could not be written: ENOSPC: no space left on device, write (OUTPUT_UNWRITABLE)\n',
+    );
+    // Under --json, the code a script matches says what failed (was UNKNOWN_ERROR, "report it").
+    const fullJson = await cli(['scrape', page, '--json', '-o', 'full.md']);
+    expect(fullJson.code).toBe(1);
+    expect(JSON.parse(fullJson.stdout)).toMatchObject({ success: false, code: 'OUTPUT_UNWRITABLE' });
+    // An --out directory whose manifest cannot be written (the disk full) names the file, OUTPUT_UNWRITABLE, exit 1.
+    mkdirSync(join(site.dir, 'fulldir'));
+    symlinkSync('/dev/full', join(site.dir, 'fulldir', 'manifest.json.tmp'));
+    const fullDir = await cli(['scrape', page, '-o', 'fulldir/']);
+    expect(fullDir.code, fullDir.stderr).toBe(1);
+    expect(fullDir.stderr).toMatch(
+      /^crawlkit: --out could not be written: .*manifest\.json\.tmp: ENOSPC.* \(OUTPUT_UNWRITABLE\)\n$/,
+    );
     // What is printed is text: an image's or a PDF's name is refused, saying a directory gets the image.
     const image = await cli(['scrape', page, '-o', 'shot.png']);
     expect(image.code).toBe(2);

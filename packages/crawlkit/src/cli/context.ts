@@ -199,7 +199,7 @@ export class CommandContext {
     if (this.#outError) {
       throw new CliError(`--out ${this.outFile} could not be written: ${this.#outError.message}`, {
         cause: this.#outError,
-        code: 'UNKNOWN_ERROR',
+        code: 'OUTPUT_UNWRITABLE',
         exitCode: EXIT.failure,
       });
     }

@@ -1,10 +1,29 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import * as fs from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { readCaptureUrl } from '@crawlkit/actions/capture-url';
 import { redactUrl } from '@crawlkit/fetcher/analysis';
 
 import type { Document, ErrorResponse } from '../v2/types.js';
+import { CliError, EXIT } from './errors.js';
+
+/**
+ * The directory's writes, a failure told as `OUTPUT_UNWRITABLE` naming the file (a full disk, a folder removed), where
+ * it was the file system's bare error, answered as `UNKNOWN_ERROR`.
+ */
+function unwritable(path: string): (error: unknown) => never {
+  return (error) => {
+    throw new CliError(`--out could not be written: ${path}: ${(error as Error).message}`, {
+      cause: error,
+      code: 'OUTPUT_UNWRITABLE',
+      exitCode: EXIT.failure,
+    });
+  };
+}
+const writeFile = (path: string, data: string | Uint8Array): Promise<void> =>
+  fs.writeFile(path, data).catch(unwritable(path));
+const rename = (from: string, to: string): Promise<void> => fs.rename(from, to).catch(unwritable(to));
+const mkdir = (dir: string): Promise<void> => fs.mkdir(dir, { recursive: true }).then(() => undefined, unwritable(dir));
 
 /** One page of `manifest.json`. */
 export interface ManifestPage {
@@ -131,7 +150,7 @@ export class OutDir {
 
   /** Writes the files of one page. A page seen again (a resumed job replays its results) keeps its file names. */
   async page(document: Document): Promise<void> {
-    await (this.#ready ??= mkdir(this.#dir, { recursive: true }).then(() => undefined));
+    await (this.#ready ??= mkdir(this.#dir));
     const url = document.metadata.sourceURL;
     const known = this.#seen.get(url);
     const slug = known?.slug ?? this.#uniqueSlug(pathSlug(url));
@@ -189,7 +208,7 @@ export class OutDir {
     this.#manifest.errors.push(entry);
     const details = error.details as { actions?: Document['actions']; screenshot?: unknown } | undefined;
     if (typeof details !== 'object' || details === null || details.actions === undefined) return false;
-    await (this.#ready ??= mkdir(this.#dir, { recursive: true }).then(() => undefined));
+    await (this.#ready ??= mkdir(this.#dir));
     const slug = this.#uniqueSlug(pathSlug(url));
     const files: Record<string, string> = {};
     const rest: Record<string, unknown> = {
@@ -215,7 +234,7 @@ export class OutDir {
   }
 
   async writeManifest(): Promise<void> {
-    await (this.#ready ??= mkdir(this.#dir, { recursive: true }).then(() => undefined));
+    await (this.#ready ??= mkdir(this.#dir));
     this.#lastManifestWrite = Date.now();
     const path = join(this.#dir, 'manifest.json');
     // Written beside and renamed, so a reader never sees half a manifest.

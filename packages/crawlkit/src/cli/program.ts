@@ -278,8 +278,8 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
 
 /**
  * A `CliError`'s line as every other failure's: ending in its code in parentheses (`(LISTEN_FAILED)`), unless it is a
- * usage mistake (`CLI_USAGE`, told by exit code 2), a failure without a code of its own (`UNKNOWN_ERROR`, an `--out`
- * that cannot be written: its message says why), or the message already ends in it.
+ * usage mistake (`CLI_USAGE`, told by exit code 2), a failure without a code of its own (`UNKNOWN_ERROR`), or the
+ * message already ends in it.
  */
 function withCode(error: CliError): string {
   const tail = ` (${error.code})`;

@@ -96,6 +96,11 @@ export const REQUEST_CODES = {
     'A server command (`serve`, `mcp --http`) could not listen on its address: another process listens there, or this user may not bind it (a port under 1024).',
     'Stop the other process, or give another `--port` (0 picks a free one).',
   ),
+  OUTPUT_UNWRITABLE: info(
+    500,
+    "The command line's `--out` file or folder could not be written once the command ran (no room left on the disk, a folder removed or made read-only meanwhile; the message names the file and why). A path that cannot take the output from the start is refused before anything runs, as `CLI_USAGE`.",
+    "Free some space or give an `--out` that can be written, and run the command again: a job's pages are kept in the store (`crawlkit resume <id> --all --out …`), and a scrape's page in the cache.",
+  ),
   PACKAGE_BUNDLED: info(
     500,
     "crawlkit was bundled into an app's file (esbuild, rollup, webpack), where the files its worker threads start from (page extraction, PDFs, OCR) are missing (thrown on import).",
