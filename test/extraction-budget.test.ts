@@ -13,6 +13,12 @@ import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { data } from './helpers/scrape.ts';
 
 const BUDGET_MS = 400;
+/**
+ * The budget of the engine that scrapes a slow tiny page: the page arrives past it, so a budget counted from the
+ * fetch's start would be spent, and it leaves a tiny page's extraction room on a loaded machine (400 ms did not, at
+ * load 15 in a CI pair: the page came back as its plain text).
+ */
+const SLOW_BUDGET_MS = 2_000;
 /** A long article: its full extraction takes far longer than the budget. */
 const LONG = `<html><head><title>A long article</title></head><body><nav><a href="/">Home</a></nav><main>${'<p>Some words of a long article, <a href="/x">a link</a>, <img src="/i.png" alt="a picture"> and more words.</p>'.repeat(40_000)}</main></body></html>`;
 
@@ -27,6 +33,7 @@ const LONGER = `<html><head><title>A longer article</title></head><body><main>${
 
 let server: FixtureServer;
 let ck: Crawlkit;
+let slowCk: Crawlkit;
 let dir: string;
 
 beforeAll(async () => {
@@ -38,7 +45,7 @@ beforeAll(async () => {
           res
             .writeHead(200, { 'content-type': 'text/html' })
             .end('<html><body><main><h1>Late</h1><p>A tiny page, <a href="/a">linked</a>.</p></main></body></html>');
-        }, BUDGET_MS * 2);
+        }, SLOW_BUDGET_MS + 500);
       },
       '/budget/long': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(LONG),
       '/budget/longer': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(LONGER),
@@ -52,17 +59,20 @@ beforeAll(async () => {
   // run at load 15): these tests are about what the budget counts from and what a cut gives.
   ck = new Crawlkit({ storeDir: dir, engine: 'http', extractionBudgetMs: BUDGET_MS, workers: { size: 1 } });
   data(await ck.scrape({ url: `${server.url}/budget/warm-up` }));
+  slowCk = new Crawlkit({ store: 'memory', engine: 'http', extractionBudgetMs: SLOW_BUDGET_MS, workers: { size: 1 } });
+  data(await slowCk.scrape({ url: `${server.url}/budget/warm-up` }));
 });
 
 afterAll(async () => {
   await ck?.close();
+  await slowCk?.close();
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('extractionBudgetMs', () => {
   it('counts from the start of extraction: a tiny page fetched slowly is extracted in full', async () => {
-    const doc = data(await ck.scrape({ url: `${server.url}/budget/slow`, formats: ['markdown', 'links'] }));
+    const doc = data(await slowCk.scrape({ url: `${server.url}/budget/slow`, formats: ['markdown', 'links'] }));
     expect(doc.markdown).toBe('# Late\n\nA tiny page, [linked](' + `${server.url}/a).`);
     expect(doc.links).toEqual([`${server.url}/a`]);
     expect(doc.warning).toBeUndefined();
