@@ -107,3 +107,22 @@ it('keeps 499, client closed the connection, for a client that leaves mid-body',
   expect(own()).toMatch(/info POST \/v2\/scrape 499 \d+ ms 127\.0\.0\.1 client closed the connection$/);
   expect(stderr).not.toMatch(/ 499 .*server closed/);
 });
+
+it("writes no server line for a client that ends its side mid-body: the parser's end-of-file is the client leaving", async () => {
+  const before = lines().length;
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.on('connect', () =>
+    socket.end(
+      'POST /v2/scrape HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    ),
+  );
+  const own = () =>
+    lines()
+      .slice(before)
+      .find((line) => / POST \/v2\/scrape 499 /.test(line));
+  await until(() => own() !== undefined, 5_000);
+  // Node's parser reports the end (HPE_INVALID_EOF_STATE) before the request's abort: it was logged "- - 400 … server
+  // closed the connection (BAD_REQUEST)" first.
+  expect(lines().slice(before)).toEqual([own()]);
+});

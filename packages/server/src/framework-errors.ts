@@ -95,8 +95,12 @@ export function clientErrorHandler(
     const body = clientErrorAnswer(error.code, headersTimeoutMs);
     const status = httpStatusOf(body.code);
     // A request no route saw gets its access line here (refused by the parser, closed by the server); a socket's own
-    // error (EPIPE, ETIMEDOUT: the client went away) is no request, and the route's line says it if there was one.
-    if (error.code?.startsWith('HPE_') || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // error (EPIPE, ETIMEDOUT: the client went away) is no request, and the route's line says it if there was one. So
+    // is the end of a connection mid-message (HPE_INVALID_EOF_STATE): the client left, its request's line says 499.
+    if (
+      (error.code?.startsWith('HPE_') && error.code !== 'HPE_INVALID_EOF_STATE') ||
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ) {
       const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
       const { line, fields } = refusedRequestLine(rawPacket, socket.remoteAddress, status, body.code ?? 'BAD_REQUEST');
       logger?.info(line, fields);
