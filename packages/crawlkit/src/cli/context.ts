@@ -13,7 +13,7 @@ import type { ErrorResponse } from '../v2/types.js';
 import { readText } from './file-arguments.js';
 import type { RefusedBodyKind } from './body-refusal.js';
 import { engineOptionsOf, type EngineFlags } from './engine-options.js';
-import { CliError, EXIT, exitCodeFor } from './errors.js';
+import { CliError, EXIT, outputUnwritable, exitCodeFor } from './errors.js';
 import { flagOfIssue } from './flag-of-issue.js';
 import { withFlags } from './option-flags.js';
 import { outFile, type OutFile } from './out-file.js';
@@ -197,11 +197,7 @@ export class CommandContext {
       if (this.#outFile) await finished(this.#outFile.stream.end()).catch(() => undefined);
     }
     if (this.#outError) {
-      throw new CliError(`--out ${this.outFile} could not be written: ${this.#outError.message}`, {
-        cause: this.#outError,
-        code: 'OUTPUT_UNWRITABLE',
-        exitCode: EXIT.failure,
-      });
+      throw outputUnwritable(`--out ${this.outFile} could not be written`, this.#outError);
     }
   }
 

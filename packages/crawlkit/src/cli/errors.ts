@@ -60,6 +60,18 @@ export class CliError extends CrawlkitError {
 }
 
 /**
+ * An `--out` file or directory that could not be written once the command ran (`OUTPUT_UNWRITABLE`, exit 1): `what`
+ * says which, the file system's message follows it.
+ */
+export function outputUnwritable(what: string, error: unknown): CliError {
+  return new CliError(`${what}: ${(error as Error).message}`, {
+    cause: error,
+    code: 'OUTPUT_UNWRITABLE',
+    exitCode: EXIT.failure,
+  });
+}
+
+/**
  * The exit code for a v2 error response: bad input (a code answered with HTTP 400) is 2, anything else 1. An
  * option the engine refuses (`INVALID_OPTION`) is bad input too: the command line's flags, environment and settings
  * file are where its options come from.

@@ -5,7 +5,7 @@ import { readCaptureUrl } from '@crawlkit/actions/capture-url';
 import { redactUrl } from '@crawlkit/fetcher/analysis';
 
 import type { Document, ErrorResponse } from '../v2/types.js';
-import { CliError, EXIT } from './errors.js';
+import { outputUnwritable } from './errors.js';
 
 /**
  * The directory's writes, a failure told as `OUTPUT_UNWRITABLE` naming the file (a full disk, a folder removed), where
@@ -13,11 +13,7 @@ import { CliError, EXIT } from './errors.js';
  */
 function unwritable(path: string): (error: unknown) => never {
   return (error) => {
-    throw new CliError(`--out could not be written: ${path}: ${(error as Error).message}`, {
-      cause: error,
-      code: 'OUTPUT_UNWRITABLE',
-      exitCode: EXIT.failure,
-    });
+    throw outputUnwritable(`--out could not be written: ${path}`, error);
   };
 }
 const writeFile = (path: string, data: string | Uint8Array): Promise<void> =>
