@@ -84,8 +84,13 @@ export function actionFailed(
   });
 }
 
-/** Puppeteer's message without its stack-ish noise, for a `reason`. */
+/**
+ * The first line of puppeteer's message, for a `reason`. puppeteer rejects some calls with what is no `Error` but has
+ * a `message` (a `ws:` endpoint nobody listens on gives the socket's `ErrorEvent`), where `String()` said
+ * "[object Object]".
+ */
 export function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]!.replace(/^Error: /, '');
+  const message = (error as { message?: unknown } | null)?.message;
+  const text = typeof message === 'string' && message ? message : String(error);
+  return text.split('\n')[0]!.replace(/^Error: /, '');
 }

@@ -18,7 +18,7 @@ export { sleep } from './sleep.js';
 export type { CaptureOutput } from './capture.js';
 export { readCaptureUrl, toCaptureUrl } from './capture-url.js';
 export type { CaptureData } from './capture-url.js';
-export { ActionError, isActionError } from './errors.js';
+export { ActionError, isActionError, reasonOf } from './errors.js';
 export type { ActionErrorCode, ActionErrorOptions } from './errors.js';
 export type {
   Action,

@@ -1,3 +1,4 @@
+import { reasonOf } from '@crawlkit/actions';
 import { withinBudget } from '@crawlkit/options/within-budget';
 import type { Browser, CDPSession } from 'puppeteer-core';
 
@@ -18,16 +19,6 @@ export function describeEndpoint(endpoint: string): string {
   } catch {
     return endpoint.replace(/\/\/[^/@]*@/, '//').replace(/\?.*/, '');
   }
-}
-
-/**
- * The first line of why a connection failed. puppeteer rejects a `ws:` endpoint nobody listens on with the socket's
- * `ErrorEvent`, which is no `Error` but has a `message` ("connect ECONNREFUSED …"); `String()` of it said
- * "[object Object]".
- */
-function reasonOf(error: unknown): string {
-  const message = (error as { message?: unknown } | null)?.message;
-  return (typeof message === 'string' && message ? message : String(error)).split('\n')[0] ?? '';
 }
 
 /**
