@@ -153,5 +153,6 @@ describe('sitemaps in worker threads', () => {
     expect(job.data[0]!.markdown).toContain('Stainless steel kitchen utensil set');
     // On the main thread: 520–570 ms of CPU in one stretch. In a worker: 20–60 ms (the URLs' copy, a collection).
     expect(outcome.stallMs).toBeLessThan(STALL_BOUND_MS + takeInMs());
-  });
+    // 2 s alone, 5–17 s in CI pairs, past 30 s at load 20: what is asserted is the loop's longest stall, not the time.
+  }, 90_000);
 });

@@ -161,8 +161,9 @@ describe('extraction in worker threads', () => {
 
   it('keeps renewing a crawl lease while a heavy page of the crawl is extracted', async () => {
     const ttl = leaseTiming.ttlMs;
-    // Renewed every 500 ms. The page (2 MB) takes seconds to extract, far past the lease without its renewals.
-    leaseTiming.ttlMs = 1_500;
+    // Renewed every 1 s. The page (2 MB) takes seconds to extract, past the lease without its renewals (the crawl
+    // took 5.7 s, the lease stolen). A 1.5 s lease was stolen at load 20: its renewals came more than a second late.
+    leaseTiming.ttlMs = 3_000;
     const site = await startFixtureServer({
       routes: {
         '/lease/': (_req, res) => {

@@ -85,16 +85,16 @@ describe('a page that times out on the model', () => {
 
 describe('a batch whose pages queue for one model slot', () => {
   it('loses no page to its timeout while it waits for the slot', async () => {
-    // 40 pages at once, one slot, 150 ms a model answer: the last page waits about 6 s for the model, half again its
-    // timeout, though its own work fits the timeout many times (with 2 s, 40 pages waiting for the extraction workers
-    // at once did not, on a loaded machine: 1.8 s for a worker).
+    // 40 pages at once, one slot, 300 ms a model answer: the last page waits about 12 s for the model, half again its
+    // timeout, though its own work fits the timeout many times (with 4 s, at load 20, two pages' fetch and wait for
+    // an extraction worker took it all: 1.4 s and 2.6 s).
     const ck = engine({ concurrency: 1 }, { concurrency: 40 });
-    bench.llm.rule = () => ({ delayMs: 150 });
+    bench.llm.rule = () => ({ delayMs: 300 });
     const urls = Array.from({ length: 40 }, (_, i) => `${bench.site.url}/faults/product?page=${i}`);
     const started = await ck.batchScrape({
       urls,
       formats: [{ type: 'json', schema }],
-      timeout: 4_000,
+      timeout: 8_000,
       maxConcurrency: 40,
     });
     if (!started.success) throw new Error(started.error);
