@@ -214,8 +214,12 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
         expect(api.success).toBe(false);
         const result = await cli(['scrape', `${site.server.url}/`, ...flags]);
         expect(result.code).toBe(2);
-        // The message is the API's, told as the flag that set the field.
-        expect(result.stderr).toBe(`crawlkit: ${flags[0]}: ${api.error} (BAD_REQUEST)\n`);
+        // The message is the API's, told as the flag that set the field: a flag is wrong (CLI_USAGE), where the
+        // --json answer keeps the v2 body's BAD_REQUEST.
+        expect(result.stderr).toBe(`crawlkit: ${flags[0]}: ${api.error} (CLI_USAGE)\n`);
+        const json = await cli(['scrape', `${site.server.url}/`, ...flags, '--json']);
+        expect(json.code).toBe(2);
+        expect(JSON.parse(json.stdout)).toMatchObject({ success: false, code: 'BAD_REQUEST' });
       }
       const badUrl = await cli(['scrape', 'ftp://example.com/file']);
       expect(badUrl.code).toBe(2);
@@ -237,7 +241,7 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
     expect(actions.stderr).toContain(`Cannot read --actions ${missing}`);
     const crlf = await cli(['scrape', `${site.server.url}/`, '-H', 'X-Note: first\r\nX-Injected: 1']);
     expect(crlf.code).toBe(2);
-    expect(crlf.stderr).toMatch(/--header: The header X-Note's value holds a line break .*\(BAD_REQUEST\)\n$/);
+    expect(crlf.stderr).toMatch(/--header: The header X-Note's value holds a line break .*\(CLI_USAGE\)\n$/);
   });
 
   it('exits 1 when the page cannot be fetched', async () => {

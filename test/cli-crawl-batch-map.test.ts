@@ -96,7 +96,7 @@ describe('crawlkit crawl', { timeout: 120_000 }, () => {
   it('refuses a bad include path regex like the API', async () => {
     const result = await cli(['crawl', `${site.server.url}/`, '--include-path', '(']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^crawlkit: .*regular expression.*\(BAD_REQUEST\)\n$/i);
+    expect(result.stderr).toMatch(/^crawlkit: .*regular expression.*\(CLI_USAGE\)\n$/i);
   });
 });
 

@@ -60,7 +60,7 @@ describe('a header HTTP cannot carry', { timeout: 60_000 }, () => {
       cwd: cliDir,
     });
     expect(cli.code).toBe(2);
-    expect(cli.stderr).toBe(`crawlkit: --header: ${LINE_BREAK} (BAD_REQUEST)\n`);
+    expect(cli.stderr).toBe(`crawlkit: --header: ${LINE_BREAK} (CLI_USAGE)\n`);
   });
 
   it("says what is wrong with a name, a carriage return, a control or a character past Latin-1; a webhook's too", async () => {

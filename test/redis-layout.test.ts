@@ -62,4 +62,27 @@ describe.skipIf(!url)("a Redis deployment's layout version", () => {
       expect(await client.get(`${prefix}:layout`)).toBe(String(REDIS_LAYOUT_VERSION));
     });
   });
+
+  it("is refused as REDIS_REFUSED, saying what to grant, for an ACL user that may not touch the prefix's keys", async () => {
+    const prefix = `ck-layout-${randomUUID()}`;
+    const user = `ck-nokeys-${randomUUID().slice(0, 8)}`;
+    await withClient(prefix, async (client) => {
+      await client.acl('SETUSER', user, 'on', '>pw', '+@all', '~someone-else:*');
+      const ck = new Crawlkit({
+        backend: redis({ url: url!.replace('redis://', `redis://${user}:pw@`), prefix }),
+        engine: 'http',
+      });
+      try {
+        // Before: the layout stamp's NOPERM left the start as "An unexpected error occurred" (UNKNOWN_ERROR).
+        const crawl = await ck.crawl({ url: 'http://127.0.0.1:1/' });
+        expect(crawl).toMatchObject({ success: false, code: 'REDIS_REFUSED' });
+        const error = !crawl.success ? crawl.error : '';
+        expect(error).toContain('NOPERM');
+        expect(error).toContain('ACL SETUSER');
+      } finally {
+        await ck.close();
+        await client.acl('DELUSER', user);
+      }
+    });
+  });
 });

@@ -21,6 +21,8 @@ export type FetchErrorCode =
   | 'SCRAPE_INVALID_URL'
   /** A scheme other than http: and https: (file:, data:, javascript:, ftp:, ...). */
   | 'SCRAPE_UNSUPPORTED_PROTOCOL'
+  /** A page redirected to a URL of a scheme other than http: and https: (the site's doing, not the request's). */
+  | 'SCRAPE_UNSUPPORTED_REDIRECT'
   /** The body is larger than `maxBodyBytes` (on the wire) or `maxDecompressedBytes` (decoded). */
   | 'SCRAPE_RESPONSE_TOO_LARGE'
   /** The decoded body grew faster than `maxCompressionRatio` allows. */

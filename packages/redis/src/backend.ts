@@ -4,7 +4,7 @@ import { positiveInteger, type BackendConnection, type CrawlkitBackend, type Sto
 import { Redis } from 'ioredis';
 
 import { RedisCoordination } from './coordination.js';
-import { RedisBackendError } from './errors.js';
+import { RedisBackendError, redisFailure } from './errors.js';
 import { checkEvictionPolicy } from './eviction.js';
 import { checkLayout } from './layout.js';
 import {
@@ -129,7 +129,9 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
         queueClient = await openQueueClient(commandTimeoutMs);
       } catch (error) {
         await store.close();
-        throw error;
+        // A reply of Redis is classed as on every other path (an ACL user without the prefix's keys: REDIS_REFUSED,
+        // saying what to grant), not left a driver error that surfaces as UNKNOWN_ERROR.
+        throw redisFailure(error, commandTimeoutMs);
       }
       const queue = new BullWorkQueue(queueClient, {
         prefix,

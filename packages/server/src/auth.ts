@@ -5,6 +5,15 @@ export type AuthResult = { ok: true; tenant?: string } | { ok: false; error: str
 
 /** What a request without a usable `Authorization` header is told to send. */
 const SEND_KEY = 'send the API key as `Authorization: Bearer <key>`';
+/**
+ * What a request with a key the server does not hold is told: upstream's words first (clients match them), then that
+ * the key was not accepted and where the server's keys come from, so the operator can see which one to send.
+ */
+const NOT_ACCEPTED =
+  'Unauthorized: Invalid token: the API key sent was not accepted, it is not one of the keys this server was given. ' +
+  '`crawlkit serve` (and `crawlkit mcp --http`) takes them from --api-key (repeatable), the CRAWLKIT_API_KEY ' +
+  'environment variable (comma-separated), the file CRAWLKIT_API_KEY_FILE names, and `apiKeys` of its --config ' +
+  'file (crawlkit.config.json); `startServer` from its `apiKeys` option';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -52,7 +61,7 @@ export class ApiKeys {
       if (accepted.ok) return accepted;
     }
     if (authorization !== undefined) return this.checkAuthorization(authorization);
-    return { ok: false, error: offered.length > 0 ? 'Unauthorized: Invalid token' : `Unauthorized: ${SEND_KEY}` };
+    return { ok: false, error: offered.length > 0 ? NOT_ACCEPTED : `Unauthorized: ${SEND_KEY}` };
   }
 
   #accept(token: string): AuthResult {
@@ -62,7 +71,7 @@ export class ApiKeys {
     this.#digests.forEach((key, index) => {
       if (timingSafeEqual(key, candidate)) found = index;
     });
-    if (found < 0) return { ok: false, error: 'Unauthorized: Invalid token' };
+    if (found < 0) return { ok: false, error: NOT_ACCEPTED };
     // The tenant is derived from the key, never the key itself: it is stored with every job of the key.
     return this.#share ? { ok: true } : { ok: true, tenant: `key-${candidate.toString('hex').slice(0, 16)}` };
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -59,6 +59,11 @@ describe('secret boxes', () => {
     expect(first.open(second.seal('token'))).toBe('token');
     rmSync(path);
     expect(codeOf(() => keyFileSecretBox(dir).open(sealed))).toBe('STORE_SECRET_KEY_MISSING');
+    // A file that cannot be read says why (it said "Cannot read the secret key file <path>." alone).
+    mkdirSync(path);
+    expect(() => keyFileSecretBox(dir).open(sealed)).toThrow(
+      `Cannot read the secret key file ${path}: EISDIR: illegal operation on a directory, read.`,
+    );
   });
 
   it('say when a value was sealed by a key kept in memory only, and never seal without a key', () => {

@@ -86,7 +86,13 @@ export function keyFileSecretBox(dir: string, fileName = 'secret.key'): SecretBo
       text = readFileSync(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new StoreError('STORE_SECRET_KEY_MISSING', `Cannot read the secret key file ${path}.`, { cause: error });
+        // The file system's reason (a directory in its place, a permission, an I/O error) is what to fix.
+        throw new StoreError(
+          'STORE_SECRET_KEY_MISSING',
+          `Cannot read the secret key file ${path}: ${(error as Error).message}. The values sealed with it cannot be ` +
+            'read until it can (the job that holds them cannot be resumed).',
+          { cause: error },
+        );
       }
       if (!create) {
         throw new StoreError(

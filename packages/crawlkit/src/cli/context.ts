@@ -258,13 +258,18 @@ export class CommandContext {
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
-  /** Reports a v2 error (stderr; stdout too as JSON in `--json`/`--ndjson` mode) and returns its exit code. */
+  /**
+   * Reports a v2 error (stderr; stdout too as JSON in `--json`/`--ndjson` mode) and returns its exit code. A field
+   * refused for what a flag set is the flag's fault: its line names the flag and ends in `CLI_USAGE` (the table's "a
+   * flag is wrong"), where the JSON answer keeps the v2 body's `BAD_REQUEST` and the field.
+   */
   fail(error: ErrorResponse): number {
     if (this.mode === 'json') this.writeJson(error);
     else if (this.mode === 'ndjson') this.write(`${JSON.stringify(error)}\n`);
     const flag = flagOfIssue(error, this.command);
     const words = `${flag && !error.error.includes(flag) ? `${flag}: ` : ''}${withFlags(error.error)}`;
-    this.io.stderr.write(`crawlkit: ${words}${error.code ? ` (${error.code})` : ''}\n`);
+    const code = flag ? 'CLI_USAGE' : error.code;
+    this.io.stderr.write(`crawlkit: ${words}${code ? ` (${code})` : ''}\n`);
     return exitCodeFor(error.code);
   }
 

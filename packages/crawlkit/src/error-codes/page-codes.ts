@@ -64,8 +64,13 @@ export const PAGE_CODES = {
   SCRAPE_INVALID_URL: info(400, 'The URL does not parse.', 'Send an absolute http(s) URL.'),
   SCRAPE_UNSUPPORTED_PROTOCOL: info(
     400,
-    'The URL has a scheme other than http: and https: (file:, data:, javascript:, ftp:, …).',
+    'The URL given has a scheme other than http: and https: (file:, data:, javascript:, ftp:, …); a page that redirects to one is `SCRAPE_UNSUPPORTED_REDIRECT`.',
     'Send an http(s) URL.',
+  ),
+  SCRAPE_UNSUPPORTED_REDIRECT: info(
+    500,
+    'The page redirected to a URL of a scheme other than http: and https: (ftp:, a `mailto:`, an app link, …); the message names the page and where it led.',
+    'Nothing on your side: the site sends its visitors there. Fetch that URL with a tool of its scheme, or scrape another page.',
   ),
   SCRAPE_INVALID_REQUEST: info(
     400,

@@ -25,7 +25,7 @@ export const SERVICE_CODES = {
   ),
   CRAWL_PROMPT_FAILED: info(
     400,
-    'The crawl `prompt` could not be turned into valid crawler options.',
+    "The model's answer to a crawl `prompt` gave no valid crawler options. A model request that failed (a refused key, a 5xx) keeps its own code, `LLM_REQUEST_FAILED`.",
     'Rephrase the prompt, or pass the crawler options yourself.',
   ),
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Routes } from '../../../../fixtures/server.ts';
-import type { CrawlResponse } from '../v2/types.js';
+import type { CrawlResponse, ErrorResponse } from '../v2/types.js';
 import { send, useLlmSite } from './__fixtures__/llm-site.js';
 
 const html = (title: string, body: string) =>
@@ -111,7 +111,24 @@ describe('crawl prompt', () => {
     const response = await ck.crawl({ url: `${bench.site.url}/llm/site/blog`, prompt: 'something' });
     expect(response).toMatchObject({
       success: false,
+      code: 'CRAWL_PROMPT_FAILED',
       error: 'Failed to process natural language prompt. Please try rephrasing or use explicit crawler options.',
+    });
+  });
+
+  it("keeps the model request's own code when its server fails: no rephrasing helps a refused key", async () => {
+    const ck = engine({ maxRetries: 0 });
+    bench.llm.enqueue({ status: 401, body: { error: { message: 'Incorrect API key provided' } } });
+    const response = await ck.crawl({ url: `${bench.site.url}/llm/site/blog`, prompt: 'the blog, 2 pages' });
+    expect(response).toMatchObject({ success: false, code: 'LLM_REQUEST_FAILED' });
+    const { error } = response as ErrorResponse;
+    expect(error).toMatch(/^The crawl prompt could not be turned into crawler options: /);
+    expect(error).toContain('401');
+    expect(error).not.toContain('rephrasing');
+    bench.llm.enqueue({ status: 500 });
+    expect(await ck.crawlParamsPreview({ url: `${bench.site.url}/llm/site/blog`, prompt: 'blog' })).toMatchObject({
+      success: false,
+      code: 'LLM_REQUEST_FAILED',
     });
   });
 

@@ -57,12 +57,21 @@ export async function generateCrawlerOptions(
     });
     return { ok: true, options: generated.value };
   } catch (error) {
-    const cause = toErrorResponse(error);
-    return {
-      ok: false,
-      error: { success: false, code: 'CRAWL_PROMPT_FAILED', error: PROMPT_FAILED, details: { cause: cause.error } },
-    };
+    return { ok: false, error: promptFailure(toErrorResponse(error)) };
   }
+}
+
+/**
+ * A prompt the model answered with no valid options is `CRAWL_PROMPT_FAILED` (400, upstream's words: rephrase it). A
+ * model request that failed (the server refused the key, a 5xx, a timeout) is no fault of the prompt: it keeps its own
+ * code and status (`LLM_REQUEST_FAILED` 502) and says what the server did, where "try rephrasing" sent the user to
+ * reword a prompt the model never read.
+ */
+function promptFailure(cause: ErrorResponse): ErrorResponse {
+  if (cause.code === undefined || cause.code === 'LLM_EXTRACTION_FAILED') {
+    return { success: false, code: 'CRAWL_PROMPT_FAILED', error: PROMPT_FAILED, details: { cause: cause.error } };
+  }
+  return { ...cause, error: `The crawl prompt could not be turned into crawler options: ${cause.error}` };
 }
 
 const CRAWLER_KEYS = Object.keys(crawlerOptionsShape) as (keyof typeof crawlerOptionsShape)[];

@@ -17,11 +17,10 @@ import type { BrowserError } from './errors.js';
 import {
   browserLost,
   crashedError,
-  isBrowserLost,
   type LoadClock,
   loadTooLong,
-  MIN_RETRY_MS,
   normalizeLoadError,
+  retryLostBrowser,
   waitForTooLong,
 } from './load-errors.js';
 import { downloadError, isDownload } from './downloads.js';
@@ -129,9 +128,7 @@ export class BrowserEngine {
     } catch (error) {
       // Chromium itself went away under the page (killed, or out of memory): the page is not at fault, and the pool
       // starts a new browser, so the page is loaded once more there. A renderer that crashed on this page is not.
-      if (!isBrowserLost(error) || request.signal?.aborted) throw error;
-      if (deadline.at - performance.now() < MIN_RETRY_MS) throw error;
-      return this.#fetchOnce(request, deadline);
+      return await retryLostBrowser(error, request, deadline, () => this.#fetchOnce(request, deadline));
     }
   }
 

@@ -25,6 +25,15 @@ beforeAll(async () => {
         }
         res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Back</title><p>Loaded on a new browser.</p>');
       },
+      /** Kills the Chromium serving it once, then answers after 40 s: the second load runs out of time. */
+      '/dies-then-slow': (_req, res) => {
+        if (dying.kills < dying.times) {
+          dying.kills++;
+          process.kill(dying.fetcher!.browserStats.pids.at(-1)!, 'SIGKILL');
+          return;
+        }
+        setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Late.</p>'), 40_000).unref();
+      },
     },
   });
 });
@@ -194,6 +203,22 @@ describe('browser pool lifecycle', () => {
       await fetcher.close();
     }
     expectNothingLeft(fetcher);
+  });
+
+  it('says that Chromium went away when the page loaded again runs out of time', { timeout: 90_000 }, async () => {
+    const fetcher = newFetcher();
+    try {
+      dying.fetcher = fetcher;
+      dying.kills = 0;
+      dying.times = 1;
+      const failed = fetcher.fetch({ url: url('/dies-then-slow'), engine: 'browser', timeoutMs: 20_000 });
+      // Before, "… took longer than the 20000 ms timeout allows …: raise timeout." and no word of the crash.
+      await expect(failed).rejects.toMatchObject({ code: 'SCRAPE_TIMEOUT' });
+      await expect(failed).rejects.toThrow(/Chromium went away while .*dies-then-slow loaded .* loaded again in a new/);
+      expect(dying.kills).toBe(1);
+    } finally {
+      await fetcher.close();
+    }
   });
 
   // A message Chromium has not read when it is killed resets the pipe: the reset must reach a listener of ours, not

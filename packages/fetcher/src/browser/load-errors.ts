@@ -28,6 +28,32 @@ export function isBrowserLost(error: unknown): boolean {
 }
 
 /**
+ * Loads a page once more (`again`) when `error` says its whole browser went away and `MIN_RETRY_MS` of its deadline
+ * are left; else rethrows `error`. A timeout of that second load says that Chromium went away and the page was loaded
+ * again within the same time, where "raise timeout" alone hid the crash.
+ */
+export async function retryLostBrowser<T>(
+  error: unknown,
+  request: { url: string; signal?: AbortSignal | undefined },
+  deadline: { at: number },
+  again: () => Promise<T>,
+): Promise<T> {
+  if (!isBrowserLost(error) || request.signal?.aborted) throw error;
+  if (deadline.at - performance.now() < MIN_RETRY_MS) throw error;
+  try {
+    return await again();
+  } catch (next) {
+    if (!isFetchError(next) || next.code !== 'SCRAPE_TIMEOUT') throw next;
+    throw new FetchError(
+      'SCRAPE_TIMEOUT',
+      `${next.message} Chromium went away while ${redactUrl(request.url)} loaded (killed, or out of memory), and ` +
+        'the page was loaded again in a new browser within the same timeout.',
+      { ...(next.url !== undefined ? { url: next.url } : {}), cause: next },
+    );
+  }
+}
+
+/**
  * The error a page load ends with: the abort's reason (timeout, the caller's abort, a crash), the error itself when
  * it is ours, `BROWSER_CRASHED` for a browser or page that went away under it.
  */

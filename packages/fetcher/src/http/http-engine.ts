@@ -25,7 +25,7 @@ import {
 } from './read-body.js';
 import { RedirectCookies } from './redirect-cookies.js';
 import { lostKeepAliveSocket, markingFreshSockets } from './stale-socket.js';
-import { nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
+import { checkRedirectTarget, nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
 import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
 import { parseOptions } from '@crawlkit/options';
 import { withinBudget } from '@crawlkit/options/within-budget';
@@ -175,7 +175,7 @@ export class HttpEngine {
           if (setCookie) (cookies ??= new RedirectCookies()).store(hop.url, setCookie);
           const nextState = cookies?.version ?? 0;
           chain.follow(hop.url, cookieState, target, nextState);
-          checkUrlAgainstPolicy(target, this.#policy);
+          checkRedirectTarget(target, hop.url, this.#policy);
           hop = nextHop(hop, response.statusCode, target);
           cookieState = nextState;
           continue;

@@ -100,6 +100,7 @@ describe('HttpEngine: redirects', () => {
         url: `${site.server.url}/hostile/redirect-to?url=${encodeURIComponent('file:///etc/passwd')}`,
       }),
     );
-    expect(error.code).toBe('SCRAPE_UNSUPPORTED_PROTOCOL');
+    expect(error.code).toBe('SCRAPE_UNSUPPORTED_REDIRECT');
+    expect(error.message).toContain('redirected to file:///etc/passwd');
   });
 });

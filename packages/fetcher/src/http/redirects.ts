@@ -1,5 +1,5 @@
-import { FetchError } from '../errors.js';
-import { redactUrl } from '../policy/url-policy.js';
+import { FetchError, isFetchError } from '../errors.js';
+import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -78,6 +78,26 @@ export class RedirectChain {
       );
     }
     if (this.visited.length > this.#max) throw tooManyRedirects(this.#max, from);
+  }
+}
+
+/**
+ * Checks the target of a redirect from `from` against `policy`, as the request's own URL is checked, except that a
+ * target of a scheme crawlkit does not fetch is the site's doing: `SCRAPE_UNSUPPORTED_REDIRECT`, naming both URLs,
+ * where a request URL of that scheme is `SCRAPE_UNSUPPORTED_PROTOCOL` (the caller's to fix).
+ * @throws FetchError `SCRAPE_UNSUPPORTED_REDIRECT`, `SCRAPE_INVALID_URL` or `URL_BLOCKED`.
+ */
+export function checkRedirectTarget(target: URL, from: URL, policy: UrlPolicy): URL {
+  try {
+    return checkUrlAgainstPolicy(target, policy);
+  } catch (error) {
+    if (!isFetchError(error) || error.code !== 'SCRAPE_UNSUPPORTED_PROTOCOL') throw error;
+    throw new FetchError(
+      'SCRAPE_UNSUPPORTED_REDIRECT',
+      `The page ${redactUrl(from)} redirected to ${redactUrl(target)}, a URL of the scheme ${target.protocol} that ` +
+        'crawlkit does not fetch (it fetches http: and https: only).',
+      { url: redactUrl(from), cause: error },
+    );
   }
 }
 

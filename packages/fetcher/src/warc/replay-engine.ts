@@ -1,6 +1,7 @@
 import { FetchError, isFetchError } from '../errors.js';
 import { describeBody } from '../http/body-text.js';
 import { parseContentType } from '../http/content-type.js';
+import { checkRedirectTarget } from '../http/redirects.js';
 import type { FetchResult, HttpRequest } from '../http/types.js';
 import type { PageResult } from '../page.js';
 import { checkUrlAgainstPolicy, redactUrl, tightenUrlPolicy, type UrlPolicy } from '../policy/url-policy.js';
@@ -120,7 +121,7 @@ export class ReplayEngine implements PageEngine {
             url: redactUrl(url),
           });
         }
-        url = checkUrlAgainstPolicy(new URL(location, url), policy);
+        url = checkRedirectTarget(new URL(location, url), url, policy);
         continue;
       }
       const { type, charset } = parseContentType(recorded.headers['content-type']);

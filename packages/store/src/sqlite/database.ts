@@ -159,7 +159,12 @@ export function translateSqliteError(error: unknown): Error {
   switch (errcode & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-      return new StoreBusyError(`The store is locked by another process: ${message}`, { cause: error });
+      return new StoreBusyError(
+        `The store is locked by another process: ${message} (past its busy timeout, busyTimeoutMs). Another process ` +
+          'is writing to the same store for that long (a `crawlkit cache vacuum`, a long write): retry once it is ' +
+          'done, or give each process its own store (--store, storeDir).',
+        { cause: error },
+      );
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
       return new StoreCorruptError(`The store's database is damaged: ${message}`, { cause: error });
