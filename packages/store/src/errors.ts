@@ -107,8 +107,9 @@ export class StoreSchemaTooNewError extends StoreError {
     super(
       'STORE_SCHEMA_TOO_NEW',
       message ??
-        `The store has schema version ${found}, newer than the ${supported} this version of @crawlkit/store supports. ` +
-          'Upgrade crawlkit or use another store directory.',
+        `The store has schema version ${found}, newer than the ${supported} this version of @crawlkit/store supports: ` +
+          'a newer crawlkit migrated it, and nothing was read or written. Install that crawlkit again (upgrade); to ' +
+          'roll back, put back the copy of the store taken before the upgrade; or use another store directory.',
     );
     this.name = 'StoreSchemaTooNewError';
     this.found = found;

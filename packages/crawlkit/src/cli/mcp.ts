@@ -8,6 +8,7 @@ import { integerFlag } from './integer-flag.js';
 import { apiKeys, listenLimits, untilStopped, type ListenFlags, type ListenOptions } from './listen-flags.js';
 import { engineSettings, loadCommandPackage } from './serve.js';
 import { readServeFile, resolveCors } from './serve-config.js';
+import { refuseUnreachedStore } from './store-reached.js';
 
 /** What the CLI uses of `@crawlkit/mcp` (an optional package, loaded by this command only). */
 export interface McpModule {
@@ -91,6 +92,12 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   if (parseFileLimit !== undefined) options.parseFileLimit = parseFileLimit;
   ctx.configure(options);
   await ctx.load();
+  // Refused at start, as serve refuses it: a store it cannot open (one a newer crawlkit migrated, after a roll-back)
+  // would otherwise answer every tool call with the store's error.
+  await refuseUnreachedStore(ctx.engine).catch((error: unknown) => {
+    guard?.release();
+    throw error;
+  });
   let running: { close(): Promise<void> };
   try {
     if (flags.http) {

@@ -5,7 +5,7 @@ import type { CrawlkitOptions } from '../options.js';
 import type { CommandContext } from './context.js';
 import { missingBrowserWarning } from './browser-note.js';
 import { SERVE_PORT } from './command-flags.js';
-import { CliError, EXIT, exitCodeFor, startFailure, toldInLog } from './errors.js';
+import { CliError, EXIT, startFailure, toldInLog } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import { apiKeys, listenLimits, untilStopped, type ListenFlags, type ListenOptions } from './listen-flags.js';
 import { providerFromFlags, type ProviderFlags } from './search-provider.js';
@@ -20,6 +20,7 @@ import {
   type ServeFile,
 } from './serve-config.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
+import { refuseUnreachedStore } from './store-reached.js';
 import { loadServeModel } from './serve-model.js';
 import type { RedisFlags } from './redis-flags.js';
 import { describeRedis, useRedis } from './redis-settings.js';
@@ -176,16 +177,7 @@ async function serveWith(
   if (parseFileLimit !== undefined) options.parseFileLimit = parseFileLimit;
   ctx.configure(options);
   await ctx.load();
-  // Said at start rather than at the first request: a store directory that cannot be made, a Redis that is not there
-  // or refuses the password.
-  const reached = await ctx.engine.listUnfinishedJobs();
-  if (!Array.isArray(reached)) {
-    const why = `${reached.error}${reached.code ? ` (${reached.code})` : ''}`;
-    throw new CliError(redis ? `Cannot use Redis at ${describeRedis(redis)}: ${why}` : why, {
-      exitCode: exitCodeFor(reached.code),
-      ...(reached.code ? { code: reached.code } : {}),
-    });
-  }
+  await refuseUnreachedStore(ctx.engine, redis);
 
   // With Redis the workers end the jobs: followed in the store, so that their end is logged here too.
   const stopLog = logJobs(ctx.engine, log, redis !== undefined);

@@ -230,6 +230,12 @@ describe('SQLite schema migrations', () => {
       found: 99,
       supported: LATEST_VERSION,
     });
+    // A user who rolled back is told what to do, not only to upgrade: the file was left as it was.
+    await expect(createSqliteStore({ dir })).rejects.toThrow(
+      `The store has schema version 99, newer than the ${LATEST_VERSION} this version of @crawlkit/store supports: ` +
+        'a newer crawlkit migrated it, and nothing was read or written. Install that crawlkit again (upgrade); to ' +
+        'roll back, put back the copy of the store taken before the upgrade; or use another store directory.',
+    );
   });
 
   it('refuses a SQLite database that is not a crawlkit store', async () => {
