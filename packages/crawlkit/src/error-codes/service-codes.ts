@@ -96,7 +96,11 @@ export const SERVICE_CODES = {
     "A job's encrypted header values were sealed with another key (or one kept in memory only).",
     'Run the job where its key is (the same secret key, the same store), or start it again.',
   ),
-  REDIS_UNAVAILABLE: info(500, 'Redis cannot be reached.', 'Check the URL and that the server is up.'),
+  REDIS_UNAVAILABLE: info(
+    503,
+    "Redis cannot be reached, or did not answer within the client's command timeout: the service is unavailable for now, as `/ready` says (503 there too). Jobs in flight are kept and go on once it answers.",
+    'Check the URL and that the server is up; the call can be retried once it answers again.',
+  ),
   REDIS_REFUSED: info(
     500,
     'Redis refused a command for good (`NOPERM`, `WRONGTYPE`, a script error): a job that meets it fails, since trying again meets the same answer.',
