@@ -81,6 +81,7 @@ const KEEP_AND_HOOKS = [
   'teaser-grid-kept',
   'item-grid',
   'lede',
+  'list-heading',
   'story-shell',
   'title-block',
   'byline',

@@ -9,6 +9,7 @@ import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
 import { cleanContainer, type PageFacts } from './clean.js';
 import { declaredKind } from './kind.js';
 import { findLede, GRID_INTRO, isShortIntro } from './lede.js';
+import { findListHeading } from './list-heading.js';
 import { measureTree, type Measures } from './measure.js';
 import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
@@ -153,6 +154,11 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   let lede = ruleOff('lede') ? [] : findLede(best, measures, grids ? GRID_INTRO : undefined);
   if (grids && lede.length && isShortIntro(lede, measures) && !isGridContainer(best, measures, grids)) lede = [];
   for (const el of lede) trace?.mark(el, 'lede');
+  const heading = ruleOff('list-heading') ? null : findListHeading(body, best, measures, grids, lede);
+  if (heading) {
+    trace?.mark(heading, 'list-heading');
+    lede = [heading, ...lede.filter((el) => !contains(el, heading) && !contains(heading, el))];
+  }
   return done(faq ? [...lede, best, faq] : [...lede, best], 'container');
 }
 

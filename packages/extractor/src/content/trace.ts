@@ -27,6 +27,8 @@ export type KeepRule =
   | 'item-grid'
   /** intro paragraphs between the title and the container, outside it (`lede.ts`) */
   | 'lede'
+  /** a list page's one `<h1>` just above the list, table or grid chosen as the container (`list-heading.ts`) */
+  | 'list-heading'
   /** the page's `<main>` holding the headline of a story its HTML does not hold (`extract.ts`) */
   | 'story-shell'
   /** the block holding the page's one `<h1>`, chosen where no block dominates (`select.ts`) */

@@ -91,6 +91,7 @@ const KEEP_REASONS: Record<ExplainKeepRule, string> = {
   'teaser-grid': 'teaser cards kept by the position and prose guards (a listing)',
   'item-grid': 'a grid of items above a longer block of prose (a collection above its description)',
   lede: "the story's intro between its title and the container",
+  'list-heading': "a list page's one <h1>, just above the list, table or grid chosen as the main content",
   'story-shell': "a story page's <main> holding its headline but not its story (a script fills it): the rest is rails",
   'title-block': "the block holding the page's title, chosen over the rails and asides beside it",
   byline: 'a part of the byline, kept as one line ("By Jane Doe · March 3, 2025")',
