@@ -118,17 +118,24 @@ describe('the copy of a store file taken before its migration', () => {
     const mountPoint = join(root, 'full');
     mkdirSync(mountPoint);
     try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint], { stdio: 'ignore' });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mountPoint], { stdio: 'ignore' });
     } catch {
       context.skip();
     }
     try {
       const { file } = storeBehind();
+      // Larger than SQLite's page cache (2 MB), so that writing the copy spills to its journal before the disk fills.
+      const raw = new DatabaseSync(file);
+      raw.exec(
+        'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) ' +
+          "INSERT INTO history (url, tag, scraped_at, value) SELECT 'u' || i, '', 1, hex(randomblob(20000)) FROM n",
+      );
+      raw.close();
       const dir = join(mountPoint, 'store');
       mkdirSync(dir);
       copyFileSync(file, join(dir, 'crawlkit.db'));
       const free = statfsSync(mountPoint);
-      writeFileSync(join(mountPoint, 'filler'), Buffer.alloc(free.bavail * free.bsize - 96 * 1024));
+      writeFileSync(join(mountPoint, 'filler'), Buffer.alloc(free.bavail * free.bsize - 4 * 1024 ** 2));
       const before = md5(join(dir, 'crawlkit.db'));
       await expect(createSqliteStore({ dir })).rejects.toMatchObject({
         code: 'STORE_MIGRATION_COPY_FAILED',
