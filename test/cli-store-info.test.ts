@@ -55,6 +55,9 @@ describe('crawlkit store info', () => {
     const info = await runCli(['store', 'info', '--store', store], { cwd: dir, env });
     expect(info.code).toBe(0);
     expect(info.stdout).toContain(`schema:    9 (this crawlkit writes ${LATEST_VERSION}: the next command that opens`);
+    expect(info.stdout).toContain(
+      'after a copy of the file as it is (crawlkit.db.schema-9.bak beside it: the way back)',
+    );
     const json = await runCli(['store', 'info', '--store', store, '--json'], { cwd: dir, env });
     expect(JSON.parse(json.stdout)).toMatchObject({ schemaVersion: 9, latestSchemaVersion: LATEST_VERSION });
     expect(versionOf(store)).toBe(9);

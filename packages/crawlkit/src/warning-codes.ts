@@ -6,6 +6,9 @@
 export const WARNING_CODES = {
   STORE_FILE_EMPTY:
     'The SQLite store file existed with 0 bytes (truncated?) and became a new, empty store: what it held is gone.',
+  STORE_MIGRATED:
+    'The SQLite store file had an older schema and was migrated (an earlier crawlkit now refuses it): a copy of it as ' +
+    'it was is kept beside it, named for its schema (`crawlkit.db.schema-12.bak`), the way back of a roll-back.',
   STORE_PAGES_ONLY:
     'The `store` given keeps pages only: crawls, batches and change-tracking history are kept in memory and lost ' +
     'when the process ends.',

@@ -9,6 +9,7 @@ export type StoreErrorCode =
   | 'STORE_CORRUPT'
   | 'STORE_SCHEMA_TOO_NEW'
   | 'STORE_OPEN_FAILED'
+  | 'STORE_MIGRATION_COPY_FAILED'
   | 'STORE_IO'
   | 'STORE_SECRET_KEY_MISSING'
   | 'STORE_SECRET_UNREADABLE';
@@ -102,18 +103,29 @@ export class StoreSchemaTooNewError extends StoreError {
   readonly found: number;
   readonly supported: number;
 
-  /** `message` says it of another store than a SQLite file (a Redis deployment's layout). */
-  constructor(found: number, supported: number, message?: string) {
+  /** The copy of the file taken before it was migrated, which this version opens (SQLite), when there is one. */
+  readonly copy: string | undefined;
+
+  /**
+   * `message` says it of another store than a SQLite file (a Redis deployment's layout). `copy` (a SQLite file's):
+   * the copy taken before the migration (`crawlkit.db.schema-12.bak`), named as what to put back.
+   */
+  constructor(found: number, supported: number, message?: string, copy?: string) {
     super(
       'STORE_SCHEMA_TOO_NEW',
       message ??
         `The store has schema version ${found}, newer than the ${supported} this version of @crawlkit/store supports: ` +
           'a newer crawlkit migrated it, and nothing was read or written. Install that crawlkit again (upgrade); to ' +
-          'roll back, put back the copy of the store taken before the upgrade; or use another store directory.',
+          (copy
+            ? `roll back, put back the copy it took before migrating, ${copy} (with no process on the store: remove ` +
+              'the -wal and -shm files beside the store, then move the copy in its place)'
+            : 'roll back, put back the copy of the store taken before the upgrade') +
+          '; or use another store directory.',
     );
     this.name = 'StoreSchemaTooNewError';
     this.found = found;
     this.supported = supported;
+    this.copy = copy;
   }
 }
 

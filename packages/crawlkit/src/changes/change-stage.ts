@@ -58,7 +58,9 @@ export function changeFeedStage(store: Store, job: JobRecord, task: Task): Scrap
       const { sourceURL, url } = document.metadata;
       const key = feed.pageKey(task.key, sourceURL, url);
       const change = pageChange(baseline, key, hash, document.metadata.statusCode);
-      if (change) document.metadata.crawlChange = change;
+      // The page as fetched is the one its change tracking kept last, with the same options: a new hash is the
+      // extractor's (an upgrade), not the page's.
+      if (change) document.metadata.crawlChange = change === 'changed' && state.sourceUnchanged ? 'same' : change;
     },
   };
 }

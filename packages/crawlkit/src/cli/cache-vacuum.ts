@@ -21,6 +21,7 @@ export async function cacheVacuum(ctx: CommandContext): Promise<number> {
     );
   }
   const store = await createSqliteStore({ dir: ctx.storeDir });
+  for (const warning of store.warnings) ctx.io.stderr.write(`crawlkit: warning: ${warning.message}\n`);
   try {
     const { beforeBytes, afterBytes } = await store.vacuum();
     ctx.write(`vacuumed ${store.path}: ${sizeText(beforeBytes)} before, ${sizeText(afterBytes)} after\n`);

@@ -15,7 +15,8 @@ function verdict(version: number, latest: number): string {
   }
   return (
     `this crawlkit writes ${latest}: the next command that opens the store migrates it, keeping every page, job and ` +
-    'schedule, and a crawlkit older than this one then refuses it'
+    `schedule, after a copy of the file as it is (crawlkit.db.schema-${version}.bak beside it: the way back), and a ` +
+    'crawlkit older than this one then refuses the migrated file'
   );
 }
 

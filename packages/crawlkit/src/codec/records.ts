@@ -129,7 +129,16 @@ export const keptScrapeCodec = recordCodec({
 export const snapshotCodec = recordCodec({
   name: 'change-tracking snapshot',
   version: 1,
-  schema: z.object({ markdown: z.string(), statusCode: z.number().int().default(200) }),
+  schema: z.object({
+    markdown: z.string(),
+    statusCode: z.number().int().default(200),
+    /**
+     * Hashes of what the markdown was made from (`formats/snapshot-source.ts`): the page as fetched and the options
+     * that shape its markdown. When the next scrape's are the same, the page is `same` whatever its markdown (a new
+     * extractor). Absent on snapshots of a crawlkit before the rule (b58): those compare markdowns.
+     */
+    source: z.object({ page: z.string(), options: z.string() }).optional(),
+  }),
 });
 
 /**

@@ -6,6 +6,8 @@ import type { ChangeTrackingResult } from '../v2/types.js';
 import { snapshotCodec } from '../codec/records.js';
 import { defineFormat } from './format-module.js';
 import { jsonSchemaObject } from './json.js';
+import { snapshotSource, type SnapshotSource } from './snapshot-source.js';
+import { scrapeExtractionSettings } from '../scrape/extraction-settings.js';
 
 const ZDR_WARNING = 'Change tracking is not supported with zero data retention.';
 export const LOOKUP_WARNING = 'Comparing failed, please try again later.';
@@ -15,6 +17,22 @@ export const JSON_DIFF_WARNING = 'Structured diff generation failed.';
 interface Snapshot {
   markdown: string;
   statusCode: number;
+  /** What the markdown was made from; absent on snapshots of a crawlkit before the rule. */
+  source?: SnapshotSource;
+}
+
+/**
+ * Whether two snapshots were made from the same page with the same options, so that their markdowns can differ only
+ * by the extractor that made them: false when either has no source (a crawlkit before the rule).
+ */
+function sameSource(previous: Snapshot, current: Snapshot): boolean {
+  return (
+    previous.source !== undefined &&
+    current.source !== undefined &&
+    previous.statusCode === current.statusCode &&
+    previous.source.page === current.source.page &&
+    previous.source.options === current.source.options
+  );
 }
 
 /** The snapshot of a history entry, or `undefined` when it cannot be read (the page then counts as new). */
@@ -38,8 +56,10 @@ type ChangeTrackingFormat = z.output<typeof changeTrackingSchema>;
 
 /**
  * The `changeTracking` format (reference §11), with the history in the engine's store: one history per normalised
- * `sourceURL` and `tag`. The page is `removed` when it answers 404 or 410, `new` when the history is empty, else
- * `same` or `changed` by `isSameText` (the text itself, whitespace and volatile fragments aside). `git-diff` adds a
+ * `sourceURL` and `tag`. The page is `removed` when it answers 404 or 410, `new` when the history is empty, `same`
+ * when the page as fetched and the options that shape its markdown are those of the last version kept (whatever the
+ * markdowns say: after an upgrade they differ by the extractor alone), else `same` or `changed` by `isSameText` (the
+ * text itself, whitespace and volatile fragments aside). `git-diff` adds a
  * unified diff of the markdown, `json` the model's structured comparison, both only when `changed`. Every scrape
  * is appended to the history, including a 404; not another error answer (a 500, a 403, a 429 the retries did not
  * pass), which says nothing of the page: it gets no result but a warning, and the next scrape is compared with the
@@ -81,7 +101,11 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
   }
   const url = ctx.normalizeUrl(state.context.sourceURL);
   const tag = format.tag ?? '';
-  const current: Snapshot = { markdown: state.extraction.markdown ?? '', statusCode: state.page.status };
+  const current: Snapshot = {
+    markdown: state.extraction.markdown ?? '',
+    statusCode: state.page.status,
+    source: snapshotSource(state.input, scrapeExtractionSettings(state)),
+  };
   let previous: Snapshot | undefined;
   let previousAt: number | undefined;
   try {
@@ -96,9 +120,13 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
     return;
   }
 
+  // The same page and options as the last version kept: a markdown that differs is the extractor's (an upgrade), not
+  // the page's. The page is `same`, and this version kept, so the next real change diffs against today's extractor.
+  const unchangedSource = previous !== undefined && !pageGone(current.statusCode) && sameSource(previous, current);
+  if (unchangedSource) state.sourceUnchanged = true;
   // The comparison and the diff run in a worker thread (two long markdowns can take a while).
   const compared =
-    previous && !pageGone(current.statusCode)
+    previous && !pageGone(current.statusCode) && !unchangedSource
       ? await ctx.extraction.run(
           {
             kind: 'compare',
@@ -111,11 +139,13 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
       : undefined;
   const changeStatus: ChangeTrackingResult['changeStatus'] = pageGone(current.statusCode)
     ? 'removed'
-    : !compared
-      ? 'new'
-      : compared.same
-        ? 'same'
-        : 'changed';
+    : unchangedSource
+      ? 'same'
+      : !compared
+        ? 'new'
+        : compared.same
+          ? 'same'
+          : 'changed';
   const result: ChangeTrackingResult = {
     previousScrapeAt: previousAt !== undefined ? new Date(previousAt).toISOString() : null,
     changeStatus,

@@ -113,6 +113,12 @@ export interface ScrapeState {
    * store (read back, or just written). The change feed compares it.
    */
   contentHash?: string;
+  /**
+   * Set by the `changeTracking` format when the page as fetched and the options that shape its markdown are those of
+   * its last version kept: the change feed then reads the page `same` whatever its markdown's hash (an upgrade's
+   * extractor, `formats/snapshot-source.ts`).
+   */
+  sourceUnchanged?: true;
   readonly captures: FormatCaptures;
   document?: Document;
   /** The page's text for the store's search index (absent when the store keeps none). */

@@ -5,14 +5,15 @@ import type { DatabaseSync } from 'node:sqlite';
 
 import { loadSqlite } from '@crawlkit/options/quiet-sqlite';
 
-import { StoreBusyError, StoreCorruptError, StoreError } from '../errors.js';
+import { StoreBusyError, StoreCorruptError, StoreError, StoreSchemaTooNewError } from '../errors.js';
 import { Lifecycle } from '../lifecycle.js';
 import { boolean, nonEmptyString, nonNegativeInteger, oneOf, positiveInteger } from '../options.js';
 import { keyFileSecretBox } from '../secrets.js';
 import type { Store } from '../types.js';
 import { SqliteDatabase, translateSqliteError } from './database.js';
 import { PageHotTier } from './hot-tier.js';
-import { migrate } from './migrations.js';
+import { keepCopyBeforeMigration, migrationCopyFor } from './migration-copy.js';
+import { LATEST_VERSION, migrate } from './migrations.js';
 import { SqliteJobStore } from './jobs.js';
 import { SqliteCounterStore } from './counters.js';
 import { SqliteScheduleStore } from './schedules.js';
@@ -91,9 +92,14 @@ export interface SqliteStoreOptions {
 
 /** Something noticed while opening the store that is not an error. */
 export interface StoreWarning {
-  /** `STORE_FILE_EMPTY`: the database file existed with 0 bytes (truncated?) and became a new, empty store. */
-  code: 'STORE_FILE_EMPTY';
+  /**
+   * `STORE_FILE_EMPTY`: the database file existed with 0 bytes (truncated?) and became a new, empty store.
+   * `STORE_MIGRATED`: the file had an older schema and was migrated, a copy of it kept beside it first (`copy`).
+   */
+  code: 'STORE_FILE_EMPTY' | 'STORE_MIGRATED';
   message: string;
+  /** `STORE_MIGRATED`: the copy of the file as it was (`crawlkit.db.schema-12.bak`), the way back to a roll-back. */
+  copy?: string;
 }
 
 /** A SQLite-backed store. */
@@ -149,7 +155,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   }
   const { DatabaseSync } = loadSqlite();
   const life = new Lifecycle();
-  const { db, created } = openDatabase(path, () => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
+  const { db, created, copy } = openDatabase(path, () => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
   // The file opened: one deleted or replaced under the process is told by `space()` (a server's /ready).
   const opened = statSync(path);
   const warnings: StoreWarning[] =
@@ -163,6 +169,16 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
           },
         ]
       : [];
+  if (copy) {
+    warnings.push({
+      code: 'STORE_MIGRATED',
+      copy: copy.path,
+      message:
+        `The store ${path} was migrated from schema version ${copy.version} to ${LATEST_VERSION}: an earlier ` +
+        `crawlkit now refuses it. A copy of it as it was is kept at ${copy.path}; to roll back, put that copy in its ` +
+        'place (only the latest such copy is kept: delete it once you stay on this version).',
+    });
+  }
   const backlog = searchIndex ? new SearchBacklog(db, life, searchIdleMs) : undefined;
 
   const pages = new SqlitePageStore(db, hotTier, maxPageBytes, searchIndex);
@@ -264,7 +280,7 @@ function openDatabase(
   connect: () => DatabaseSync,
   life: Lifecycle,
   settings: { busyTimeoutMs: number; synchronous: 'normal' | 'full' },
-): { db: SqliteDatabase; created: boolean } {
+): { db: SqliteDatabase; created: boolean; copy: { path: string; version: number } | undefined } {
   for (let attempt = 1; ; attempt++) {
     let raw: DatabaseSync | undefined;
     try {
@@ -277,14 +293,20 @@ function openDatabase(
       db.exec('PRAGMA temp_store = MEMORY');
       // wal_autocheckpoint stays at SQLite's 1000 pages: a 10x larger WAL gave at best ~10% more commits/s but made
       // every read after another process's commit ~50% slower (bench/store.ts, "re-validated").
+      // The way back: a copy of a file of an older schema, before the migration changes it.
+      const copy = keepCopyBeforeMigration(db, path);
       const from = migrate(db);
-      return { db, created: from === 0 };
+      return { db, created: from === 0, copy };
     } catch (error) {
       raw?.close();
       const translated = translateSqliteError(error);
       if (translated instanceof StoreBusyError && attempt < OPEN_ATTEMPTS) {
         sleepSync(50 * attempt);
         continue;
+      }
+      if (translated instanceof StoreSchemaTooNewError && translated.copy === undefined) {
+        const copy = migrationCopyFor(path, LATEST_VERSION);
+        if (copy) throw new StoreSchemaTooNewError(translated.found, translated.supported, undefined, copy);
       }
       // the file is named: a user with several stores must know which one to move aside
       if (translated instanceof StoreCorruptError) {
