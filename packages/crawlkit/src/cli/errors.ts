@@ -41,8 +41,8 @@ export function exitCodeForSignal(signal: NodeJS.Signals): number {
 
 /**
  * A command that cannot go on: a command-line mistake (`CLI_USAGE`, exit code 2), or a failure it names (its `code`,
- * `exitCode` 1), reported on stderr. `told`: already written in the command's own log form (serve's JSON lines), so
- * that `main` writes nothing more.
+ * `exitCode` 1; `UNKNOWN_ERROR` when it names none), reported on stderr. `told`: already written in the command's
+ * own log form (serve's JSON lines), so that `main` writes nothing more.
  */
 export class CliError extends CrawlkitError {
   readonly exitCode: number;
@@ -52,9 +52,12 @@ export class CliError extends CrawlkitError {
     message: string,
     options: { cause?: unknown; exitCode?: number; code?: CrawlkitErrorCode; told?: boolean } = {},
   ) {
-    super(options.code ?? 'CLI_USAGE', message, { cause: options.cause });
+    const exitCode = options.exitCode ?? EXIT.badInput;
+    super(options.code ?? (exitCode === EXIT.badInput ? 'CLI_USAGE' : 'UNKNOWN_ERROR'), message, {
+      cause: options.cause,
+    });
     this.name = 'CliError';
-    this.exitCode = options.exitCode ?? EXIT.badInput;
+    this.exitCode = exitCode;
     this.told = options.told ?? false;
   }
 }
