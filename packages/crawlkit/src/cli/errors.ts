@@ -85,8 +85,9 @@ export function exitCodeFor(code: string | undefined): number {
 
 /**
  * Why a server command could not start, as a `CliError`: a bad flag read as the engine is made (`--engine`,
- * `--url-policy`) and a bad option are bad input told as themselves (exit 2); anything else (a port in use) is a
- * failure told after `what` ("Cannot serve on 127.0.0.1:3002").
+ * `--url-policy`) and a bad option are bad input told as themselves (exit 2); anything else is a failure told after
+ * `what` ("Cannot serve on 127.0.0.1:3002"): a port in use, a port this user may not bind, or an address the machine
+ * does not have is `LISTEN_FAILED` with what to give instead.
  */
 export function startFailure(error: unknown, what: string): CliError {
   if (error instanceof CliError) return error;
@@ -97,7 +98,9 @@ export function startFailure(error: unknown, what: string): CliError {
       ? ': another process listens there. Stop it, or give another --port (0 picks a free one)'
       : code === 'EACCES'
         ? ': this user may not listen there (ports under 1024 need privileges). Give another --port'
-        : '';
+        : code === 'EADDRNOTAVAIL'
+          ? ": the address is not one of this machine's. Give a --host it has (127.0.0.1; 0.0.0.0 for all of them)"
+          : '';
   return new CliError(`${what}: ${String(message)}${fix}`, {
     cause: error,
     exitCode: EXIT.failure,
