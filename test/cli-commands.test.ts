@@ -48,7 +48,7 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
       const missing = await runCli([command], { cwd: site.dir });
       expect(missing.code).toBe(2);
       expect(missing.stderr).toBe(
-        `crawlkit: missing URL: crawlkit ${command} <url>, or a --body whose JSON has a "url"\n`,
+        `crawlkit: missing URL: crawlkit ${command} <url>, or a --body whose JSON has a "url" (CLI_USAGE)\n`,
       );
     }
   });
@@ -59,7 +59,7 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
       const result = await cli([command, `${site.server.url}/articles/first-post.html`, '--out', 'taken']);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toBe(
-        'crawlkit: --out taken is a file: give a directory (one that does not exist is made)\n',
+        'crawlkit: --out taken is a file: give a directory (one that does not exist is made) (CLI_USAGE)\n',
       );
     }
   });
@@ -90,7 +90,7 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
       'crawlkit: --out nowhere/page.md saves the output as that file, in nowhere, which does not exist (ENOENT). ' +
-        'For a directory of that name, write nowhere/page.md/.\n',
+        'For a directory of that name, write nowhere/page.md/. (CLI_USAGE)\n',
     );
     // A file that cannot take the output (a full disk: /dev/full) is an error naming it, exit 1, not a crash.
     symlinkSync('/dev/full', join(site.dir, 'full.md'));
@@ -133,7 +133,7 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
         expect(result.code, result.stderr).toBe(2);
         expect(result.stderr).toBe(
           `crawlkit: "${path}" is a local file, not a URL: \`crawlkit parse ${path}\` converts it ` +
-            '(for a web page of that name, write its URL with http:// or https://)\n',
+            '(for a web page of that name, write its URL with http:// or https://) (CLI_USAGE)\n',
         );
       }
     }

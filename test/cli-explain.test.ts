@@ -63,7 +63,7 @@ describe('crawlkit explain', { timeout: 120_000 }, () => {
     const local = await cli(['explain', 'saved.html']);
     expect(local.code).toBe(2);
     expect(local.stderr).toBe(
-      'crawlkit: "saved.html" is a local file, not a URL: `crawlkit explain <the page\'s URL> --html saved.html` explains it\n',
+      'crawlkit: "saved.html" is a local file, not a URL: `crawlkit explain <the page\'s URL> --html saved.html` explains it (CLI_USAGE)\n',
     );
   });
 });

@@ -83,7 +83,7 @@ describe('crawlkit commands with a model', { timeout: 120_000 }, () => {
     const noFormat = await cli(['scrape', page, '--schema', TITLE_SCHEMA, '--model', 'm', '--model-base-url', llm.url]);
     expect(noFormat.code).toBe(2);
     expect(noFormat.stderr).toBe(
-      'crawlkit: --schema and --json-prompt describe the json format: add it to --format (e.g. --format json, or markdown,json)\n',
+      'crawlkit: --schema and --json-prompt describe the json format: add it to --format (e.g. --format json, or markdown,json) (CLI_USAGE)\n',
     );
 
     const badSchema = await cli(['scrape', page, '-f', 'json', '--schema', '{title', '--model', 'm']);

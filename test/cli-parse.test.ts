@@ -252,7 +252,7 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     const url = await run(['parse', 'https://example.com/report.pdf']);
     expect(url.code).toBe(2);
     expect(url.stderr).toBe(
-      'crawlkit: https://example.com/report.pdf is a URL, not a local file: `crawlkit scrape https://example.com/report.pdf` fetches and converts it\n',
+      'crawlkit: https://example.com/report.pdf is a URL, not a local file: `crawlkit scrape https://example.com/report.pdf` fetches and converts it (CLI_USAGE)\n',
     );
     const bad = await run(['parse', 'report.docx', '--pdf-mode', 'sometimes']);
     expect(bad.code).toBe(2);

@@ -48,7 +48,7 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
       code: 2,
       stderr:
         'crawlkit: --timezone applies to --cron: add --cron "<expression>", or drop --timezone ' +
-        '(an --every interval is the same in every time zone)\n',
+        '(an --every interval is the same in every time zone) (CLI_USAGE)\n',
     });
     // alone, it names the flags too (not the API's `every` and `cron`), and no store is made
     const alone = await runCli(['crawl', `${site.url}/`, '--timezone', 'UTC', '--store', join(dir, 'zone-store')], {
@@ -56,7 +56,7 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     });
     expect(alone).toMatchObject({
       code: 2,
-      stderr: 'crawlkit: --timezone applies to --cron: add --cron "<expression>"\n',
+      stderr: 'crawlkit: --timezone applies to --cron: add --cron "<expression>" (CLI_USAGE)\n',
     });
     expect(readdirSync(dir)).not.toContain('zone-store');
   });
@@ -173,7 +173,10 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     const resumed = await runCli(['schedules', 'resume', unnamed.data.id, '--store', store], { cwd: dir });
     expect(resumed.stdout).toBe(second + '\n');
     const usage = await runCli(['schedules', 'pause', '--store', store], { cwd: dir });
-    expect(usage).toMatchObject({ code: 2, stderr: 'crawlkit: crawlkit schedules pause needs the id of a schedule\n' });
+    expect(usage).toMatchObject({
+      code: 2,
+      stderr: 'crawlkit: crawlkit schedules pause needs the id of a schedule (CLI_USAGE)\n',
+    });
     // update: the schedule changed in place, its id and last run kept
     const updated = await runCli(
       [
@@ -258,17 +261,17 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
       code: 2,
       stderr:
         'crawlkit: crawlkit schedules update needs what to change: --every, --cron, --timezone, --name, ' +
-        '--webhook, --no-webhook, or the targets (--crawl <url>, --scrape <url>, --targets <json>)\n',
+        '--webhook, --no-webhook, or the targets (--crawl <url>, --scrape <url>, --targets <json>) (CLI_USAGE)\n',
     });
     const misplacedHook = await runCli(['schedules', 'resume', id, '--no-webhook', '--store', store], { cwd: dir });
     expect(misplacedHook).toMatchObject({
       code: 2,
-      stderr: 'crawlkit: --no-webhook goes with `crawlkit schedules update <id>`, not resume\n',
+      stderr: 'crawlkit: --no-webhook goes with `crawlkit schedules update <id>`, not resume (CLI_USAGE)\n',
     });
     const misplaced = await runCli(['schedules', 'pause', id, '--every', '1h', '--store', store], { cwd: dir });
     expect(misplaced).toMatchObject({
       code: 2,
-      stderr: 'crawlkit: --every goes with `crawlkit schedules update <id>`, not pause\n',
+      stderr: 'crawlkit: --every goes with `crawlkit schedules update <id>`, not pause (CLI_USAGE)\n',
     });
   });
 

@@ -43,11 +43,13 @@ describe('auth', () => {
     const keyAlone = await call(base, 'GET', '/v2/crawl/active', { headers: { authorization: 'fc-test' } });
     expect(expectStatus(keyAlone, 401, 'UNAUTHORIZED').body.error).toContain('`Authorization: Bearer <key>`');
     const wrong = await call(base, 'GET', '/v2/crawl/active', { headers: { authorization: 'Bearer fc-other' } });
-    // Upstream's words first (clients match them), then that the key was not accepted and where serve's keys come from.
+    // Upstream's words first (clients match them), then that the key was not accepted and where the keys came from.
     const wrongError = expectStatus(wrong, 401, 'UNAUTHORIZED').body.error as string;
-    expect(wrongError).toMatch(/^Unauthorized: Invalid token: the API key sent was not accepted/);
-    for (const source of ['--api-key', 'CRAWLKIT_API_KEY', 'CRAWLKIT_API_KEY_FILE'])
-      expect(wrongError).toContain(source);
+    // `startServer` was given its keys by its `apiKeys` option (serve names its flag, variable or file).
+    expect(wrongError).toBe(
+      'Unauthorized: Invalid token: the API key sent was not accepted, it is not one of the keys this server was ' +
+        'given by the `apiKeys` option',
+    );
     // Unknown routes and bad bodies are not answered to strangers either.
     expectStatus(await call(base, 'POST', '/v2/search', { body: {} }), 401, 'UNAUTHORIZED');
     expectStatus(await call(base, 'POST', '/v2/scrape', { raw: '{oops' }), 401, 'UNAUTHORIZED');

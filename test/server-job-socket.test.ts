@@ -63,7 +63,9 @@ describe('the job WebSocket', () => {
   it('refuses a wrong key with close code 3000, an unknown or malformed id with 1008', async () => {
     const id = '0191f0a4-0000-7000-8000-000000000000';
     expect(await socketSession(`/v2/crawl/${id}`, 'fc-wrong')).toEqual({
-      messages: [{ type: 'error', error: expect.stringMatching(/^Unauthorized: Invalid token: .*--api-key/) }],
+      messages: [
+        { type: 'error', error: expect.stringMatching(/^Unauthorized: Invalid token: .* by the `apiKeys` option$/) },
+      ],
       code: 3000,
     });
     expect(await socketSession(`/v2/crawl/${id}`, KEY)).toEqual({

@@ -60,6 +60,37 @@ describe('serve that cannot start, with JSON logs', () => {
     }
   });
 
+  it('an address the machine does not have: LISTEN_FAILED naming --host, exit 1, in JSON and in text', async () => {
+    // 192.0.2.1 (TEST-NET-1) is no address of this machine: the listen fails before any packet is sent.
+    const args = [
+      'serve',
+      '--host',
+      '192.0.2.1',
+      '--api-key',
+      'fc-start-0123456789',
+      '--port',
+      '0',
+      '--store',
+      'memory',
+    ];
+    const json = await cli([...args, '--log-format', 'json']);
+    expect(json.code, json.stderr).toBe(1);
+    expect(jsonLines(json.stderr)).toEqual([
+      {
+        time: expect.stringMatching(/Z$/),
+        level: 'error',
+        msg: expect.stringMatching(/^Cannot serve on 192\.0\.2\.1:0: .*EADDRNOTAVAIL.*Give a --host it has/),
+        event: 'serve-failed',
+        code: 'LISTEN_FAILED',
+      },
+    ]);
+    const text = await cli(args);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(
+      /^crawlkit: Cannot serve on 192\.0\.2\.1:0: .*not one of this machine's\. Give a --host it has .*\(LISTEN_FAILED\)\n$/,
+    );
+  });
+
   it('a store directory that cannot be made: STORE_OPEN_FAILED at start, exit 1, in JSON and in text', async () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, 'not a directory');

@@ -71,7 +71,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     }),
     ...(parseRoot !== undefined ? { parseFiles: parseFilesOf(parseRoot, resolved.parseFileLimit) } : {}),
   };
-  const keys = new ApiKeys(resolved.apiKeys, { share: resolved.keysShareJobs });
+  const keys = new ApiKeys(resolved.apiKeys, { share: resolved.keysShareJobs, source: resolved.apiKeysSource });
   const { crawlkit, queueLimit, creditLimit, readyMinFreeMb } = resolved;
   const admission = new Admission(crawlkit, queueLimit, creditLimit, readyMinFreeMb);
   const inFlight = new InFlight();

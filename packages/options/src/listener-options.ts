@@ -38,6 +38,13 @@ export interface ListenerOptions {
    */
   apiKeys?: readonly string[];
   /**
+   * Where `apiKeys` came from, in words a request with a key not among them is told (after upstream's "Unauthorized:
+   * Invalid token"), so that its sender knows where to look for the right one: `crawlkit serve` names the flag, the
+   * variable or the file its keys came from. Never a key's value.
+   * @default 'the `apiKeys` option'
+   */
+  apiKeysSource?: string;
+  /**
    * With several `apiKeys`, whether they share their jobs. Unset, each key is a tenant: a crawl or batch belongs to
    * the key that started it, and another key reading, cancelling or listing it gets `404 Job not found` (kept
    * scrapes too). `true` makes every key see every job, as one team's keys do upstream.

@@ -7,13 +7,12 @@ export type AuthResult = { ok: true; tenant?: string } | { ok: false; error: str
 const SEND_KEY = 'send the API key as `Authorization: Bearer <key>`';
 /**
  * What a request with a key the server does not hold is told: upstream's words first (clients match them), then that
- * the key was not accepted and where the server's keys come from, so the operator can see which one to send.
+ * the key was not accepted and where the server's keys come from (`source`, the flag, variable or file of `crawlkit
+ * serve`, never a key), so that the sender knows where to look for the one to send.
  */
-const NOT_ACCEPTED =
-  'Unauthorized: Invalid token: the API key sent was not accepted, it is not one of the keys this server was given. ' +
-  '`crawlkit serve` (and `crawlkit mcp --http`) takes them from --api-key (repeatable), the CRAWLKIT_API_KEY ' +
-  'environment variable (comma-separated), the file CRAWLKIT_API_KEY_FILE names, and `apiKeys` of its --config ' +
-  'file (crawlkit.config.json); `startServer` from its `apiKeys` option';
+function notAccepted(source: string): string {
+  return `Unauthorized: Invalid token: the API key sent was not accepted, it is not one of the keys this server was given by ${source}`;
+}
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -24,10 +23,13 @@ const digest = (value: string): Buffer => createHash('sha256').update(value).dig
 export class ApiKeys {
   readonly #digests: Buffer[];
   readonly #share: boolean;
+  readonly #notAccepted: string;
 
-  constructor(keys: readonly string[], options: { share?: boolean } = {}) {
+  /** `source`: where the keys came from, named to a request whose key is not among them (`apiKeysSource`). */
+  constructor(keys: readonly string[], options: { share?: boolean; source?: string } = {}) {
     this.#digests = keys.map(digest);
     this.#share = options.share ?? false;
+    this.#notAccepted = notAccepted(options.source ?? 'the `apiKeys` option');
   }
 
   /** False when the server runs keyless (loopback only): every request is accepted. */
@@ -61,7 +63,7 @@ export class ApiKeys {
       if (accepted.ok) return accepted;
     }
     if (authorization !== undefined) return this.checkAuthorization(authorization);
-    return { ok: false, error: offered.length > 0 ? NOT_ACCEPTED : `Unauthorized: ${SEND_KEY}` };
+    return { ok: false, error: offered.length > 0 ? this.#notAccepted : `Unauthorized: ${SEND_KEY}` };
   }
 
   #accept(token: string): AuthResult {
@@ -71,7 +73,7 @@ export class ApiKeys {
     this.#digests.forEach((key, index) => {
       if (timingSafeEqual(key, candidate)) found = index;
     });
-    if (found < 0) return { ok: false, error: NOT_ACCEPTED };
+    if (found < 0) return { ok: false, error: this.#notAccepted };
     // The tenant is derived from the key, never the key itself: it is stored with every job of the key.
     return this.#share ? { ok: true } : { ok: true, tenant: `key-${candidate.toString('hex').slice(0, 16)}` };
   }

@@ -77,6 +77,7 @@ export interface ResolvedServerOptions {
   port: number;
   host: string;
   apiKeys: readonly string[];
+  apiKeysSource: string;
   keysShareJobs: boolean;
   bodyLimit: number;
   bodyTimeoutMs: number;
@@ -123,6 +124,7 @@ const serverOptionsSchema = z.strictObject({
     .array(z.string().regex(/^\S+$/, { error: 'Expected a non-empty key without spaces' }))
     .readonly()
     .default([]),
+  apiKeysSource: z.string().min(1).default('the `apiKeys` option'),
   keysShareJobs: z.boolean().default(false),
   bodyLimit: int(1).default(LISTENER_DEFAULTS.bodyLimit),
   bodyTimeoutMs: int(1).default(LISTENER_DEFAULTS.bodyTimeoutMs),

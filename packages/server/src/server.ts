@@ -54,7 +54,7 @@ interface App {
 
 async function buildApp(options: ResolvedServerOptions): Promise<App> {
   const { crawlkit, logger } = options;
-  const keys = new ApiKeys(options.apiKeys, { share: options.keysShareJobs });
+  const keys = new ApiKeys(options.apiKeys, { share: options.keysShareJobs, source: options.apiKeysSource });
   /** The tenant of each authenticated request (its API key's). */
   const tenants = new WeakMap<FastifyRequest, string>();
   const inFlight = new Set<AbortController>();

@@ -14,6 +14,7 @@ import { readText } from './file-arguments.js';
 import type { RefusedBodyKind } from './body-refusal.js';
 import { engineOptionsOf, type EngineFlags } from './engine-options.js';
 import { CliError, EXIT, outputUnwritable, exitCodeFor } from './errors.js';
+import { errorLine } from './error-line.js';
 import { flagOfIssue } from './flag-of-issue.js';
 import { withFlags } from './option-flags.js';
 import { outFile, type OutFile } from './out-file.js';
@@ -269,7 +270,7 @@ export class CommandContext {
     const flag = flagOfIssue(error, this.command);
     const words = `${flag && !error.error.includes(flag) ? `${flag}: ` : ''}${withFlags(error.error)}`;
     const code = flag ? 'CLI_USAGE' : error.code;
-    this.io.stderr.write(`crawlkit: ${words}${code ? ` (${code})` : ''}\n`);
+    this.io.stderr.write(errorLine(words, code));
     return exitCodeFor(error.code);
   }
 

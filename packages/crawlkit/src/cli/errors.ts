@@ -41,8 +41,8 @@ export function exitCodeForSignal(signal: NodeJS.Signals): number {
 
 /**
  * A command that cannot go on: a command-line mistake (`CLI_USAGE`, exit code 2), or a failure it names (its `code`,
- * `exitCode` 1), reported on stderr. `told`: already written in the command's own log form (serve's JSON lines), so
- * that `main` writes nothing more.
+ * `exitCode` 1; `UNKNOWN_ERROR` when it names none), reported on stderr. `told`: already written in the command's
+ * own log form (serve's JSON lines), so that `main` writes nothing more.
  */
 export class CliError extends CrawlkitError {
   readonly exitCode: number;
@@ -52,9 +52,12 @@ export class CliError extends CrawlkitError {
     message: string,
     options: { cause?: unknown; exitCode?: number; code?: CrawlkitErrorCode; told?: boolean } = {},
   ) {
-    super(options.code ?? 'CLI_USAGE', message, { cause: options.cause });
+    const exitCode = options.exitCode ?? EXIT.badInput;
+    super(options.code ?? (exitCode === EXIT.badInput ? 'CLI_USAGE' : 'UNKNOWN_ERROR'), message, {
+      cause: options.cause,
+    });
     this.name = 'CliError';
-    this.exitCode = options.exitCode ?? EXIT.badInput;
+    this.exitCode = exitCode;
     this.told = options.told ?? false;
   }
 }
@@ -82,8 +85,9 @@ export function exitCodeFor(code: string | undefined): number {
 
 /**
  * Why a server command could not start, as a `CliError`: a bad flag read as the engine is made (`--engine`,
- * `--url-policy`) and a bad option are bad input told as themselves (exit 2); anything else (a port in use) is a
- * failure told after `what` ("Cannot serve on 127.0.0.1:3002").
+ * `--url-policy`) and a bad option are bad input told as themselves (exit 2); anything else is a failure told after
+ * `what` ("Cannot serve on 127.0.0.1:3002"): a port in use, a port this user may not bind, or an address the machine
+ * does not have is `LISTEN_FAILED` with what to give instead.
  */
 export function startFailure(error: unknown, what: string): CliError {
   if (error instanceof CliError) return error;
@@ -94,7 +98,9 @@ export function startFailure(error: unknown, what: string): CliError {
       ? ': another process listens there. Stop it, or give another --port (0 picks a free one)'
       : code === 'EACCES'
         ? ': this user may not listen there (ports under 1024 need privileges). Give another --port'
-        : '';
+        : code === 'EADDRNOTAVAIL'
+          ? ": the address is not one of this machine's. Give a --host it has (127.0.0.1; 0.0.0.0 for all of them)"
+          : '';
   return new CliError(`${what}: ${String(message)}${fix}`, {
     cause: error,
     exitCode: EXIT.failure,

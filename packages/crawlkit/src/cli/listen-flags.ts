@@ -162,11 +162,15 @@ function ordinal(n: number): string {
 /**
  * The keys of `--api-key` (repeatable), `CRAWLKIT_API_KEY` (comma-separated; keeps them out of `ps`),
  * `CRAWLKIT_API_KEY_FILE` (a file of keys, one a line or comma-separated, `#` comment lines and blank lines skipped:
- * a Docker or Kubernetes secret, out of the environment too), the settings file (checked by its schema).
+ * a Docker or Kubernetes secret, out of the environment too), the settings file (checked by its schema); and
+ * `apiKeysSource`, the sources that gave keys, which a request with a wrong key is told (never a key).
  * @throws {CliError} when `CRAWLKIT_API_KEY_FILE` names a file that cannot be read or holds no key, or when a key of
  * the flag, the variable or the file is empty or has a space in it, naming that source (and the file's line).
  */
-export function apiKeys(flags: Pick<ListenFlags, 'apiKey'>, file: ServeFile): string[] {
+export function apiKeys(
+  flags: Pick<ListenFlags, 'apiKey' | 'config'>,
+  file: ServeFile,
+): { apiKeys: string[]; apiKeysSource?: string } {
   const path = process.env.CRAWLKIT_API_KEY_FILE;
   let fromFile: string[] = [];
   if (path) {
@@ -183,12 +187,18 @@ export function apiKeys(flags: Pick<ListenFlags, 'apiKey'>, file: ServeFile): st
   // An empty secret would leave a loopback server keyless: the operator meant keys.
   if (path && fromFile.length === 0)
     throw new CliError(`CRAWLKIT_API_KEY_FILE (${path}) holds no key: write one key a line, or comma-separated`);
-  return [
-    ...flagKeys(flags.apiKey ?? []),
-    ...keysIn(process.env.CRAWLKIT_API_KEY ?? '', 'CRAWLKIT_API_KEY'),
-    ...fromFile,
-    ...(file.apiKeys ?? []),
+  const config = flags.config ?? process.env.CRAWLKIT_CONFIG ?? `./${CONFIG_FILE}`;
+  const sources: [string[], string][] = [
+    [flagKeys(flags.apiKey ?? []), '--api-key'],
+    [keysIn(process.env.CRAWLKIT_API_KEY ?? '', 'CRAWLKIT_API_KEY'), 'the CRAWLKIT_API_KEY environment variable'],
+    [fromFile, `the file CRAWLKIT_API_KEY_FILE names (${path})`],
+    [[...(file.apiKeys ?? [])], `\`apiKeys\` of the settings file ${config}`],
   ];
+  const given = sources.filter(([keys]) => keys.length > 0);
+  return {
+    apiKeys: given.flatMap(([keys]) => keys),
+    ...(given.length > 0 ? { apiKeysSource: given.map(([, source]) => source).join(' and ') } : {}),
+  };
 }
 
 /**

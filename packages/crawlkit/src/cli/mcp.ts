@@ -107,7 +107,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
         crawlkit: ctx.engine,
         port,
         host,
-        apiKeys: apiKeys(flags, file),
+        ...apiKeys(flags, file),
         ...(flags.keysShareJobs || file.keysShareJobs ? { keysShareJobs: true } : {}),
         ...(bodyLimit !== undefined ? { bodyLimit } : {}),
         ...(cors !== undefined ? { cors } : {}),

@@ -6,6 +6,7 @@ import { addBodyFlags } from './body-flags.js';
 import { addExplainFlags, addMcpFlags, addParseFlags, addSearchFlags, addServeFlags } from './command-flags.js';
 import type { CliIo, CommandContext, GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
+import { commanderUsage, errorLine } from './error-line.js';
 import { EXAMPLES, examples } from './examples.js';
 import { addEngineFlags } from './engine-flags.js';
 import { addQuietFlag } from './log-flags.js';
@@ -73,11 +74,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
         `Jobs live in the store (--store, default ${ENGINE_DEFAULTS.storeDir}): an interrupted crawl resumes with \`crawlkit resume <id>\`.`,
     )
     .version(VERSION, '-v, --version')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-    })
+    .configureOutput(commanderOutput(io))
     .exitOverride()
     .addHelpText(
       'after',
@@ -131,11 +128,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   const subcommand = (name: string, description: string, output: Output = 'answer') => {
     const command = program.command(name).description(description).exitOverride();
     if (output === 'pages') pageCommands.add(command);
-    command.configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-    });
-    command.showHelpAfterError('(run with --help for usage)');
+    command.configureOutput(commanderOutput(io));
     addGlobalFlags(command, output);
     command.addHelpText('after', examples(name.split(' ')[0]!));
     return command;
@@ -246,6 +239,18 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   return program;
 }
 
+/**
+ * Where commander writes: help and `--version` to stdout; its usage mistakes are not written by it but thrown
+ * (`exitOverride`) and told by `main` in the one form of every failing line (`errorLine`), ending in `(CLI_USAGE)`.
+ */
+function commanderOutput(io: CliIo) {
+  return {
+    writeOut: (text: string) => io.stdout.write(text),
+    writeErr: (text: string) => io.stderr.write(text),
+    outputError: () => {},
+  };
+}
+
 /** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit code. */
 export async function main(argv: string[], io: CliIo, signal: AbortSignal): Promise<number> {
   let code: number = EXIT.ok;
@@ -259,32 +264,22 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
     if (error instanceof CommanderError) {
       // --help and --version exit 0; a usage mistake (or no command at all) is bad input.
       if (error.exitCode === 0) return EXIT.ok;
-      const words = error.message.replace(/^error: /, '').replace(/\n/g, ' ');
-      answerJson(argv, io, { success: false, code: 'CLI_USAGE', error: `${words} (run with --help for usage)` });
+      const words = commanderUsage(error);
+      answerJson(argv, io, { success: false, code: 'CLI_USAGE', error: words });
+      io.stderr.write(errorLine(words, 'CLI_USAGE'));
       return EXIT.badInput;
     }
     if (error instanceof CliError) {
       answerJson(argv, io, { success: false, code: error.code, error: error.message });
-      if (!error.told) io.stderr.write(`crawlkit: ${withCode(error)}\n`);
+      if (!error.told) io.stderr.write(errorLine(error.message, error.code, { bare: error.code === 'UNKNOWN_ERROR' }));
       return error.exitCode;
     }
     if (signal.aborted) return EXIT.interrupted;
     const response = toErrorResponse(error);
     answerJson(argv, io, response);
-    io.stderr.write(`crawlkit: ${withFlags(response.error)}${response.code ? ` (${response.code})` : ''}\n`);
+    io.stderr.write(errorLine(withFlags(response.error), response.code));
     return exitCodeFor(response.code);
   }
-}
-
-/**
- * A `CliError`'s line as every other failure's: ending in its code in parentheses (`(LISTEN_FAILED)`), unless it is a
- * usage mistake (`CLI_USAGE`, told by exit code 2), a failure without a code of its own (`UNKNOWN_ERROR`), or the
- * message already ends in it.
- */
-function withCode(error: CliError): string {
-  const tail = ` (${error.code})`;
-  const bare = error.code === 'CLI_USAGE' || error.code === 'UNKNOWN_ERROR' || error.message.endsWith(tail);
-  return bare ? error.message : error.message + tail;
 }
 
 /**

@@ -193,7 +193,7 @@ async function serveWith(
       logger: log,
       port,
       host,
-      apiKeys: keys,
+      ...keys,
       ...(flags.keysShareJobs || file.keysShareJobs ? { keysShareJobs: true } : {}),
       ...limits,
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
@@ -208,6 +208,7 @@ async function serveWith(
     if (address.variables.length === 0) throw failure;
     throw new CliError(`${failure.message} (the address came from the environment: ${address.variables.join(', ')})`, {
       cause: failure.cause,
+      code: failure.code,
       exitCode: failure.exitCode,
     });
   }
@@ -218,7 +219,8 @@ async function serveWith(
   // Even with --quiet, as the engine's warnings.
   if (browser) log.warn(browser);
   ctx.write(`${running.url}\n`);
-  const keyNote = keys.length ? `${keys.length} API key${keys.length > 1 ? 's' : ''}` : 'keyless';
+  const count = keys.apiKeys.length;
+  const keyNote = count ? `${count} API key${count > 1 ? 's' : ''}` : 'keyless';
   const jobs = redis
     ? `jobs in Redis at ${describeRedis(redis)}, their pages run by \`crawlkit worker\`s`
     : `store ${ctx.storePlace}`;

@@ -93,8 +93,8 @@ export const REQUEST_CODES = {
   ),
   LISTEN_FAILED: info(
     500,
-    'A server command (`serve`, `mcp --http`) could not listen on its address: another process listens there, or this user may not bind it (a port under 1024).',
-    'Stop the other process, or give another `--port` (0 picks a free one).',
+    'A server command (`serve`, `mcp --http`) could not listen on its address: another process listens there, this user may not bind it (a port under 1024), or the machine has no such address (`--host`).',
+    'Stop the other process, or give another `--port` (0 picks a free one), or a `--host` the machine has.',
   ),
   OUTPUT_UNWRITABLE: info(
     500,

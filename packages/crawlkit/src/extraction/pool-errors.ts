@@ -22,6 +22,20 @@ export class WorkerDeath extends Error {
   }
 }
 
+/**
+ * A call whose worker thread died under it twice, in two threads (not out of memory, not stopped by the pool): the
+ * page is not extracted. Said with what to do, as the table's action: a retry (another run may not meet what ended
+ * the threads), and a report when it repeats on the page.
+ */
+export function diedTwice(again: WorkerDeath): CrawlkitError {
+  return new CrawlkitError(
+    'SCRAPE_EXTRACTION_FAILED',
+    `The worker thread extracting the page stopped (${again.message}), and again in a fresh thread, so the page ` +
+      'was not extracted. Retry it; if it fails so again, report it with the page.',
+    { cause: again.cause },
+  );
+}
+
 /** A call's worker stopped (or could not load) before it started the call: `cause` is why. */
 export class NotStarted {
   readonly cause: unknown;

@@ -10,7 +10,7 @@ import type { CallReply, CallResult, ExtractionCall, JudgedExtraction } from './
 import type { Extraction, ExtractionRequest } from './extraction.js';
 import { cancelIfQueued, newCallState, startedOn } from './call-state.js';
 import { callTimes, epochNow, measureRun } from './call-times.js';
-import { NotStarted, replyError, WorkerDeath, workerStartError } from './pool-errors.js';
+import { diedTwice, NotStarted, replyError, WorkerDeath, workerStartError } from './pool-errors.js';
 import type { CallMessage, StartedMessage } from './worker.js';
 import { nextTurn } from '../next-turn.js';
 import { FROM_SOURCE, SOURCE_HOOKS, WORKER_FILE } from './worker-file.js';
@@ -246,11 +246,7 @@ export class ExtractionPool {
         return await this.#attempt(call, options);
       } catch (again) {
         if (!(again instanceof WorkerDeath)) throw again;
-        throw new CrawlkitError(
-          'SCRAPE_EXTRACTION_FAILED',
-          `The worker thread extracting the page stopped (${again.message}), and again in a fresh thread.`,
-          { cause: again.cause },
-        );
+        throw diedTwice(again);
       }
     }
   }

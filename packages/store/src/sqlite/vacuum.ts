@@ -12,6 +12,13 @@ import type { SqliteDatabase } from './database.js';
 export interface VacuumResult {
   beforeBytes: number;
   afterBytes: number;
+  /**
+   * Of `afterBytes`, the write-ahead log's (`crawlkit.db-wal`): 0, unless another process reading the store (a
+   * `serve` answering a status) kept the log the vacuum wrote through from being folded back into the file and
+   * truncated. It is then as large as the rewritten file, until that process closes the store or a vacuum runs again
+   * with no other process on it.
+   */
+  walBytes: number;
 }
 
 const sizeOf = (path: string): number => {
@@ -34,5 +41,5 @@ export function vacuumDatabase(db: SqliteDatabase, path: string): VacuumResult {
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   db.exec('VACUUM');
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  return { beforeBytes, afterBytes: storeBytes(path) };
+  return { beforeBytes, afterBytes: storeBytes(path), walBytes: sizeOf(`${path}-wal`) };
 }
