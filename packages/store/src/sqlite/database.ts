@@ -160,7 +160,8 @@ export function translateSqliteError(error: unknown): Error {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       return new StoreBusyError(
-        `The store is locked by another process: ${message} (past its busy timeout, busyTimeoutMs). Another process ` +
+        `The store is locked by another process: ${message} (after waiting for the lock for the store's busy timeout, ` +
+          '5 s unless createSqliteStore was given another busyTimeoutMs). Another process ' +
           'is writing to the same store for that long (a `crawlkit cache vacuum`, a long write): retry once it is ' +
           'done, or give each process its own store (--store, storeDir).',
         { cause: error },

@@ -285,7 +285,9 @@ describe('createSqliteStore', () => {
     const busy = store.pages.put(page('b', 1));
     await expect(busy).rejects.toMatchObject({ code: 'STORE_BUSY', name: 'StoreBusyError' });
     // It says what holds it and what to do, where it said 'The store is locked by another process: database is locked'.
-    await expect(busy).rejects.toThrow(/database is locked \(past its busy timeout.*retry once it is done/);
+    await expect(busy).rejects.toThrow(
+      /database is locked \(after waiting for the lock for the store's busy timeout, 5 s .*retry once it is done/,
+    );
     // WAL readers are not blocked by a writer.
     expect(await store.pages.get('a')).toBeDefined();
     other.exec('COMMIT');
