@@ -163,12 +163,13 @@ function ordinal(n: number): string {
  * The keys of `--api-key` (repeatable), `CRAWLKIT_API_KEY` (comma-separated; keeps them out of `ps`),
  * `CRAWLKIT_API_KEY_FILE` (a file of keys, one a line or comma-separated, `#` comment lines and blank lines skipped:
  * a Docker or Kubernetes secret, out of the environment too), the settings file (checked by its schema); and
- * `apiKeysSource`, the sources that gave keys, which a request with a wrong key is told (never a key).
+ * `apiKeysSource`, the sources that gave keys, which a request with a wrong key is told (never a key, nor a path: the
+ * sender may be anyone who reaches the server).
  * @throws {CliError} when `CRAWLKIT_API_KEY_FILE` names a file that cannot be read or holds no key, or when a key of
  * the flag, the variable or the file is empty or has a space in it, naming that source (and the file's line).
  */
 export function apiKeys(
-  flags: Pick<ListenFlags, 'apiKey' | 'config'>,
+  flags: Pick<ListenFlags, 'apiKey'>,
   file: ServeFile,
 ): { apiKeys: string[]; apiKeysSource?: string } {
   const path = process.env.CRAWLKIT_API_KEY_FILE;
@@ -187,12 +188,11 @@ export function apiKeys(
   // An empty secret would leave a loopback server keyless: the operator meant keys.
   if (path && fromFile.length === 0)
     throw new CliError(`CRAWLKIT_API_KEY_FILE (${path}) holds no key: write one key a line, or comma-separated`);
-  const config = flags.config ?? process.env.CRAWLKIT_CONFIG ?? `./${CONFIG_FILE}`;
   const sources: [string[], string][] = [
     [flagKeys(flags.apiKey ?? []), '--api-key'],
     [keysIn(process.env.CRAWLKIT_API_KEY ?? '', 'CRAWLKIT_API_KEY'), 'the CRAWLKIT_API_KEY environment variable'],
-    [fromFile, `the file CRAWLKIT_API_KEY_FILE names (${path})`],
-    [[...(file.apiKeys ?? [])], `\`apiKeys\` of the settings file ${config}`],
+    [fromFile, 'the file CRAWLKIT_API_KEY_FILE names'],
+    [[...(file.apiKeys ?? [])], '`apiKeys` of the settings file (--config, CRAWLKIT_CONFIG or ./' + CONFIG_FILE + ')'],
   ];
   const given = sources.filter(([keys]) => keys.length > 0);
   return {
