@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { ensureBuilt, runCli, startCli } from './cli-helpers.ts';
 import { until } from './helpers-batch.ts';
+import { serveCli } from './helpers/serve-cli.ts';
 
 const KEY = 'fc-serve-config-0123456789';
 let site: FixtureServer;
@@ -32,28 +33,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts `crawlkit serve` with `args` and `env`; resolves its address on 127.0.0.1 and a stop function. */
-async function serve(args: string[], env: Record<string, string> = {}) {
-  const store = mkdtempSync(join(dir, 'store-'));
-  const stopped = new AbortController();
-  let stdout = '';
-  let ended = false;
-  const result = runCli(['serve', '--port', '0', '--store', store, '--engine', 'http', ...args], {
-    cwd: dir,
-    env,
-    signal: stopped.signal,
-    onStdout: (text) => (stdout += text),
-  }).finally(() => (ended = true));
-  await until(() => stdout.includes('\n') || ended, 30_000);
-  const port = new URL(stdout.trim()).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      stopped.abort();
-      return result;
-    },
-  };
-}
+const serve = (args: string[], env: Record<string, string> = {}) => serveCli(dir, args, env);
 
 async function api(base: string, path: string, body?: unknown) {
   const response = await fetch(`${base}${path}`, {

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ensureBuilt, runCli } from './cli-helpers.ts';
-import { until } from './helpers-batch.ts';
+import { ensureBuilt } from './cli-helpers.ts';
+import { serveCli } from './helpers/serve-cli.ts';
 
 const KEY = 'fc-key-source-0123456789';
 const WRONG = 'fc-wrong-9876543210';
@@ -25,27 +25,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts `crawlkit serve` with `args` and `env`; resolves its address on 127.0.0.1 and a stop function. */
-async function serve(args: string[], env: Record<string, string> = {}) {
-  const store = mkdtempSync(join(dir, 'store-'));
-  const stopped = new AbortController();
-  let stdout = '';
-  let ended = false;
-  const result = runCli(['serve', '--port', '0', '--store', store, '--engine', 'http', ...args], {
-    cwd: dir,
-    env,
-    signal: stopped.signal,
-    onStdout: (text) => (stdout += text),
-  }).finally(() => (ended = true));
-  await until(() => stdout.includes('\n') || ended, 30_000);
-  return {
-    url: `http://127.0.0.1:${new URL(stdout.trim()).port}`,
-    stop: async () => {
-      stopped.abort();
-      return result;
-    },
-  };
-}
+const serve = (args: string[], env: Record<string, string> = {}) => serveCli(dir, args, env);
 
 const UPSTREAM =
   'Unauthorized: Invalid token: the API key sent was not accepted, it is not one of the keys this server';
