@@ -114,4 +114,29 @@ describe('the copy taken before a migration', () => {
     ]);
     expect(existsSync(join(store, `crawlkit.db.schema-${BEHIND}.bak`))).toBe(true);
   });
+
+  it('--no-migration-copy and storeMigrationCopy: false migrate without a copy and say there is no way back', async () => {
+    const store = storeBehind('no-copy-cli');
+    const args = ['scrape', url, '--format', 'markdown', '--json', '--store', store, '--no-migration-copy'];
+    const cli = await runCli(args, { cwd: dir, env: { CRAWLKIT_STORE: '' } });
+    expect(cli.code).toBe(0);
+    expect(cli.stderr).toContain(
+      `crawlkit: warning: The store ${join(store, 'crawlkit.db')} was migrated from schema version ${BEHIND} to ` +
+        `${LATEST_VERSION}: an earlier crawlkit now refuses it. No copy of it was kept`,
+    );
+    expect(existsSync(join(store, `crawlkit.db.schema-${BEHIND}.bak`))).toBe(false);
+    expect(schemaOf(join(store, 'crawlkit.db'))).toBe(LATEST_VERSION);
+
+    const apiStore = storeBehind('no-copy-api');
+    const ck = new Crawlkit({ storeDir: apiStore, engine: 'http', storeMigrationCopy: false });
+    const warnings: { code: string; message: string }[] = [];
+    ck.on('warning', (warning) => warnings.push(warning));
+    expect((await ck.scrape({ url, formats: ['markdown'] })).success).toBe(true);
+    await ck.close();
+    expect(warnings).toEqual([{ code: 'STORE_MIGRATED', message: expect.stringContaining('No copy of it was kept') }]);
+    expect(existsSync(join(apiStore, `crawlkit.db.schema-${BEHIND}.bak`))).toBe(false);
+    expect(() => new Crawlkit({ storeMigrationCopy: 'no' as unknown as boolean })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('storeMigrationCopy') }),
+    );
+  });
 });

@@ -11,14 +11,7 @@ import {
   type HttpEngineOptions,
   type UrlPolicy,
 } from '@crawlkit/fetcher';
-import {
-  InvalidOptionError,
-  nonNegativeInt,
-  objectWith,
-  parseOptions,
-  positiveInt,
-  type Same,
-} from '@crawlkit/options';
+import { InvalidOptionError, objectWith, parseOptions, positiveInt, type Same } from '@crawlkit/options';
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 
@@ -29,7 +22,7 @@ import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
 import { refuseEngines, storeOptionSchema } from './extension-options.js';
 import { ENGINE_DEFAULTS } from './engine-defaults.js';
-import { WEBHOOK_TIMEOUT_MS, type DeliverySettings } from './webhooks/dispatcher-options.js';
+import { webhookOptionsSchema, type DeliverySettings } from './webhooks/dispatcher-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
@@ -38,6 +31,13 @@ export interface CrawlkitOptions {
    * @default './.crawlkit'
    */
   storeDir?: string;
+  /**
+   * Before the on-disk store migrates a file of an older schema (the first open after an upgrade), write a copy of
+   * it beside it (`crawlkit.db.schema-12.bak`): the way back to the earlier crawlkit, as large as the file. `false`
+   * migrates without it (a store too large to copy; there is then no way back).
+   * @default true
+   */
+  storeMigrationCopy?: boolean;
   /**
    * A store to use instead of the on-disk one: `'memory'` keeps nothing after the process ends. A `PageCache` (a
    * backend that only caches pages, e.g. one shared by many engines) holds the page cache; jobs and change history
@@ -263,6 +263,7 @@ export interface CrawlkitOptions {
 
 export interface ResolvedOptions {
   storeDir: string;
+  storeMigrationCopy: boolean;
   engine: 'auto' | 'http' | 'browser' | 'replay';
   /** The recordings of `engine: 'replay'`. */
   replay?: { files: string[] };
@@ -291,6 +292,7 @@ export const PARSE_FILE_LIMIT = ENGINE_DEFAULTS.parseFileLimit;
 /** The one check of `CrawlkitOptions`: strict at every level crawlkit owns, so a misspelt key is named. */
 const optionsSchema = z.strictObject({
   storeDir: z.string().min(1).default(ENGINE_DEFAULTS.storeDir),
+  storeMigrationCopy: z.boolean().default(true),
   store: storeOptionSchema.optional(),
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect()').optional(),
   engine: z.enum(['auto', 'http', 'browser', 'replay']).default(ENGINE_DEFAULTS.engine),
@@ -314,16 +316,7 @@ const optionsSchema = z.strictObject({
   http: httpOptionsSchema.omit({ urlPolicy: true }).optional(),
   /** Checked by `resolveLlmOptions`. */
   llm: z.custom<LanguageModel | LlmOptions>(() => true).optional(),
-  webhooks: z
-    .strictObject({
-      secret: z.string().min(1).optional(),
-      timeoutMs: positiveInt.default(WEBHOOK_TIMEOUT_MS),
-      closeTimeoutMs: nonNegativeInt.default(2_000),
-      maxAttempts: positiveInt.default(22),
-      retryDelayMs: positiveInt.default(1_000),
-      maxRetryDelayMs: positiveInt.default(30_000),
-    })
-    .prefault({}),
+  webhooks: webhookOptionsSchema,
   resumeJobs: z.boolean().default(false),
   resumeScanMs: positiveInt.default(ENGINE_DEFAULTS.resumeScanMs),
   runSchedules: z.boolean().default(false),
@@ -373,6 +366,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
   }
   return {
     storeDir,
+    storeMigrationCopy: data.storeMigrationCopy,
     engine,
     ...(data.replay ? { replay: data.replay } : {}),
     engineLearning,

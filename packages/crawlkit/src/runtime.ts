@@ -119,7 +119,11 @@ async function openStore(settings: RuntimeSettings, memory: Store, distributed?:
   if (distributed) return distributed.store;
   if (raw.store === 'memory') return memory;
   if (raw.store) return isFullStore(raw.store) ? raw.store : withMemoryJobs(raw.store, memory, bus);
-  const store = await createSqliteStore({ dir: options.storeDir, maxPageBytes: options.cacheMaxBytes });
+  const store = await createSqliteStore({
+    dir: options.storeDir,
+    maxPageBytes: options.cacheMaxBytes,
+    migrationCopy: options.storeMigrationCopy,
+  });
   for (const warning of store.warnings) bus.warning(warning.code, warning.message);
   return store;
 }

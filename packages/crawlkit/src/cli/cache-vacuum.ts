@@ -33,7 +33,7 @@ export async function cacheVacuum(ctx: CommandContext): Promise<number> {
       "cache vacuum rewrites a store directory's SQLite file: leave out --redis (Redis frees its own memory)",
     );
   }
-  const store = await createSqliteStore({ dir: ctx.storeDir });
+  const store = await createSqliteStore({ dir: ctx.storeDir, migrationCopy: ctx.options.migrationCopy !== false });
   for (const warning of store.warnings) ctx.io.stderr.write(`crawlkit: warning: ${warning.message}\n`);
   try {
     const { beforeBytes, afterBytes, walBytes } = await store.vacuum();

@@ -8,8 +8,8 @@ import type { Command } from 'commander';
 import { ENGINE_DEFAULTS } from '../engine-defaults.js';
 
 /**
- * Adds `--engine`, `--max-body-bytes`, `--extraction-budget`, `--robots-timeout` and `--worker-memory` (read by
- * `engineOptionsOf`).
+ * Adds `--engine`, `--max-body-bytes`, `--extraction-budget`, `--robots-timeout`, `--worker-memory` and
+ * `--no-migration-copy` (read by `engineOptionsOf`).
  */
 export function addEngineFlags(command: Command): Command {
   return command
@@ -32,5 +32,10 @@ export function addEngineFlags(command: Command): Command {
       '--worker-memory <MiB>',
       'memory each extraction worker thread may use, in MiB ' +
         `(workers.maxMemoryMb; default ${ENGINE_DEFAULTS.workerMemoryMb}, least ${ENGINE_DEFAULTS.workerMemoryMinMb})`,
+    )
+    .option(
+      '--no-migration-copy',
+      'migrate a store of an older crawlkit without keeping a copy of it first (a store too large to copy; no way ' +
+        'back to the earlier crawlkit then) (storeMigrationCopy)',
     );
 }

@@ -12,11 +12,13 @@ export interface EngineFlags {
   robotsTimeout?: string;
   workerMemory?: string;
   urlPolicy?: string;
+  /** `--no-migration-copy`: commander's `false`; `true` otherwise. */
+  migrationCopy?: boolean;
 }
 
 /**
  * The engine options the flags set (`--engine`, `--concurrency`, `--max-body-bytes`, `--extraction-budget`,
- * `--robots-timeout`, `--worker-memory`, `--url-policy`), each checked here once.
+ * `--robots-timeout`, `--worker-memory`, `--url-policy`, `--no-migration-copy`), each checked here once.
  * @throws {CliError} naming the flag and what it takes (exit code 2).
  */
 export function engineOptionsOf(flags: EngineFlags): CrawlkitOptions {
@@ -43,6 +45,7 @@ export function engineOptionsOf(flags: EngineFlags): CrawlkitOptions {
   if (maxMemoryMb !== undefined) options.workers = { maxMemoryMb };
   const urlPolicy = parseUrlPolicyFlag(flags.urlPolicy);
   if (urlPolicy !== undefined) options.urlPolicy = urlPolicy;
+  if (flags.migrationCopy === false) options.storeMigrationCopy = false;
   return options;
 }
 

@@ -19,6 +19,7 @@ const OPTION_FLAGS: Record<string, string> = {
   'workers.maxMemoryMb': '--worker-memory',
   engine: '--engine',
   storeDir: '--store',
+  storeMigrationCopy: '--no-migration-copy',
   apiKeys: '--api-key',
   port: '--port',
   host: '--host',

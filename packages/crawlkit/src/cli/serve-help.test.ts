@@ -7,7 +7,13 @@ import { createProgram } from './program.js';
 import { resolveLlmSettings } from './serve-config.js';
 
 /** Flags whose help needs no default: they are switches of output or behaviour that are off unless given. */
-const SWITCHES = new Set(['--quiet', '--help', '--redis-allow-eviction', '--no-redis-search-index']);
+const SWITCHES = new Set([
+  '--quiet',
+  '--help',
+  '--redis-allow-eviction',
+  '--no-redis-search-index',
+  '--no-migration-copy',
+]);
 
 describe('serve --help', () => {
   it('gives the default of every flag an operator sets, the URL policy and the secrets first of all', () => {

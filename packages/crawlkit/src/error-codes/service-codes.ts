@@ -78,7 +78,8 @@ export const SERVICE_CODES = {
   STORE_MIGRATION_COPY_FAILED: info(
     500,
     'The SQLite store file has an older schema, and the copy taken before migrating it (`crawlkit.db.schema-N.bak`, beside it) could not be written: a full disk, a read-only directory. Nothing was migrated.',
-    'Free space for a copy as large as the store, or make its directory writable, and run again.',
+    'Free space for a copy as large as the store, or make its directory writable, and run again; or migrate ' +
+      'without a copy (--no-migration-copy, storeMigrationCopy: false): no way back then.',
   ),
   STORE_IO: info(500, 'A read or write of the store failed (SQLite or Redis).', 'Check the disk or the Redis server.'),
   RECORDING_UNWRITABLE: info(

@@ -113,6 +113,32 @@ describe('the copy of a store file taken before its migration', () => {
     expect(schemaOf(file)).toBe(LATEST_VERSION);
   });
 
+  it('is not taken with migrationCopy: false, which migrates where a copy cannot be written, and says so', async () => {
+    const { dir, file } = storeBehind();
+    const inTheWay = join(dir, `crawlkit.db.schema-${BEHIND}.bak`);
+    mkdirSync(inTheWay);
+    const refused = (await createSqliteStore({ dir }).catch((error: unknown) => error)) as Error;
+    expect(refused.message).toContain('migrate it without a copy (no way back to the earlier crawlkit)');
+    expect(refused.message).toContain('createSqliteStore: migrationCopy: false');
+
+    const store = await createSqliteStore({ dir, migrationCopy: false });
+    expect(store.warnings).toEqual([
+      {
+        code: 'STORE_MIGRATED',
+        message:
+          `The store ${file} was migrated from schema version ${BEHIND} to ${LATEST_VERSION}: an earlier crawlkit ` +
+          'now refuses it. No copy of it was kept (migrationCopy: false): there is no way back to the earlier crawlkit.',
+      },
+    ]);
+    expect((await store.history.latest('//example.test/a', ''))?.value).toContain('# A');
+    await store.close();
+    expect(schemaOf(file)).toBe(LATEST_VERSION);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.bak') || name.includes('.partial'))).toEqual([
+      `crawlkit.db.schema-${BEHIND}.bak`,
+    ]);
+    expect(readdirSync(inTheWay)).toEqual([]);
+  });
+
   it('on a full disk stops the migration, the file untouched and no partial copy left', async (context) => {
     // A real full disk: a small tmpfs (root, where mounting is allowed), the store in it, the rest filled.
     const mountPoint = join(root, 'full');

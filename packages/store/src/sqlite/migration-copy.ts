@@ -73,7 +73,9 @@ export function keepCopyBeforeMigration(
       `The store ${path} has schema version ${version} and this crawlkit migrates it to ${LATEST_VERSION}, keeping a ` +
         `copy of it first (${copy}, the way back to the earlier crawlkit); the copy could not be written: ` +
         `${(error as Error).message}. Nothing was migrated and the file is as it was. Free space for a copy as large ` +
-        'as the store, or make its directory writable, and run again.',
+        'as the store, or make its directory writable, and run again; or migrate it without a copy (no way back to ' +
+        'the earlier crawlkit): crawlkit --no-migration-copy, storeMigrationCopy: false (createSqliteStore: ' +
+        'migrationCopy: false).',
       { cause: error },
     );
   }

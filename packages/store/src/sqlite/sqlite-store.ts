@@ -88,13 +88,21 @@ export interface SqliteStoreOptions {
    * @default 2000
    */
   searchCloseMs?: number;
+  /**
+   * Before a file of an older schema is migrated, write a copy of it beside it (`crawlkit.db.schema-12.bak`): the way
+   * back to the earlier crawlkit, as large as the file. `false` migrates without it (a store too large to copy: no
+   * way back then).
+   * @default true
+   */
+  migrationCopy?: boolean;
 }
 
 /** Something noticed while opening the store that is not an error. */
 export interface StoreWarning {
   /**
    * `STORE_FILE_EMPTY`: the database file existed with 0 bytes (truncated?) and became a new, empty store.
-   * `STORE_MIGRATED`: the file had an older schema and was migrated, a copy of it kept beside it first (`copy`).
+   * `STORE_MIGRATED`: the file had an older schema and was migrated, a copy of it kept beside it first (`copy`) unless
+   * `migrationCopy: false`.
    */
   code: 'STORE_FILE_EMPTY' | 'STORE_MIGRATED';
   message: string;
@@ -136,6 +144,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const searchIndex = boolean('searchIndex', options.searchIndex, true);
   const searchIdleMs = nonNegativeInteger('searchIdleMs', options.searchIdleMs, 500);
   const searchCloseMs = nonNegativeInteger('searchCloseMs', options.searchCloseMs, 2_000);
+  const migrationCopy = boolean('migrationCopy', options.migrationCopy, true);
   const hotTier =
     options.hotTier === false
       ? undefined
@@ -155,7 +164,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   }
   const { DatabaseSync } = loadSqlite();
   const life = new Lifecycle();
-  const { db, created, copy } = openDatabase(path, () => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
+  const { db, created, migrated } = openDatabase(path, () => new DatabaseSync(path), life, {
+    busyTimeoutMs,
+    synchronous,
+    migrationCopy,
+  });
   // The file opened: one deleted or replaced under the process is told by `space()` (a server's /ready).
   const opened = statSync(path);
   const warnings: StoreWarning[] =
@@ -169,14 +182,18 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
           },
         ]
       : [];
-  if (copy) {
+  if (migrated) {
+    const from =
+      `The store ${path} was migrated from schema version ${migrated.version} to ${LATEST_VERSION}: an earlier ` +
+      'crawlkit now refuses it.';
     warnings.push({
       code: 'STORE_MIGRATED',
-      copy: copy.path,
+      ...(migrated.copy !== undefined ? { copy: migrated.copy } : {}),
       message:
-        `The store ${path} was migrated from schema version ${copy.version} to ${LATEST_VERSION}: an earlier ` +
-        `crawlkit now refuses it. A copy of it as it was is kept at ${copy.path}; to roll back, put that copy in its ` +
-        'place (only the latest such copy is kept: delete it once you stay on this version).',
+        migrated.copy !== undefined
+          ? `${from} A copy of it as it was is kept at ${migrated.copy}; to roll back, put that copy in its place ` +
+            '(only the latest such copy is kept: delete it once you stay on this version).'
+          : `${from} No copy of it was kept (migrationCopy: false): there is no way back to the earlier crawlkit.`,
     });
   }
   const backlog = searchIndex ? new SearchBacklog(db, life, searchIdleMs) : undefined;
@@ -279,8 +296,8 @@ function openDatabase(
   path: string,
   connect: () => DatabaseSync,
   life: Lifecycle,
-  settings: { busyTimeoutMs: number; synchronous: 'normal' | 'full' },
-): { db: SqliteDatabase; created: boolean; copy: { path: string; version: number } | undefined } {
+  settings: { busyTimeoutMs: number; synchronous: 'normal' | 'full'; migrationCopy: boolean },
+): { db: SqliteDatabase; created: boolean; migrated: { version: number; copy?: string } | undefined } {
   for (let attempt = 1; ; attempt++) {
     let raw: DatabaseSync | undefined;
     try {
@@ -294,9 +311,11 @@ function openDatabase(
       // wal_autocheckpoint stays at SQLite's 1000 pages: a 10x larger WAL gave at best ~10% more commits/s but made
       // every read after another process's commit ~50% slower (bench/store.ts, "re-validated").
       // The way back: a copy of a file of an older schema, before the migration changes it.
-      const copy = keepCopyBeforeMigration(db, path);
+      const copy = settings.migrationCopy ? keepCopyBeforeMigration(db, path) : undefined;
       const from = migrate(db);
-      return { db, created: from === 0, copy };
+      const migrated =
+        from > 0 && from < LATEST_VERSION ? { version: from, ...(copy ? { copy: copy.path } : {}) } : undefined;
+      return { db, created: from === 0, migrated };
     } catch (error) {
       raw?.close();
       const translated = translateSqliteError(error);
