@@ -16,6 +16,12 @@ export const WARNING_CODES = {
   CACHE_WRITE_FAILED:
     'A scraped page could not be written to the page cache, or its write had not settled 2 s into a lookup of the ' +
     'same page or `close()`: the scrape answered, and the next one fetches the page again.',
+  CREDITS_NOT_SETTLED:
+    'The credits reserved for a call under a credit limit could not be settled to what it cost (the store busy or ' +
+    'failing): the call answered, and the reservation stays counted (the limit may be reached early, never passed).',
+  RESULT_NOT_KEPT:
+    'A scrape kept for `GET /v2/scrape/:id` (`keepResult`, what `serve` asks) could not be written to the store (its ' +
+    'lock held by another process, a full disk): the scrape answered its page, which that route will not find.',
   REPLAY_TRUNCATED: 'A replay archive ends in a cut record: the records before it are replayed.',
   REPLAY_DAMAGED: 'A gzip replay archive has damaged records: they are skipped, the records after them replayed.',
   TENANT_USAGE_DROPPED:

@@ -12,6 +12,7 @@ import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import type { ErrorResponse, MapResponse } from '../v2/types.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
+import type { TellWarning } from '../warning-codes.js';
 import { MAP_CREDITS } from './usage.js';
 
 type MapLink = MapResponse['links'][number];
@@ -51,6 +52,7 @@ export function chargedMap(
   body: MapRequestInput,
   signal: AbortSignal | undefined,
   call: CallCredits,
+  warn: TellWarning,
 ): Promise<MapResponse | ErrorResponse> {
   return charged(
     ctx.store,
@@ -58,6 +60,7 @@ export function chargedMap(
     MAP_CREDITS,
     () => mapSite(ctx, body, signal),
     (map) => (map.success ? MAP_CREDITS : 0),
+    warn,
   );
 }
 

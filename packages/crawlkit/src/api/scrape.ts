@@ -52,6 +52,7 @@ export async function scrape(
         { ...(signal ? { signal } : {}), tenant: options.tenant },
       ),
     (done) => (done?.success ? done.credits : 0),
+    (code, message) => bus.warning(code, message),
   ).finally(() => (recordingId ? ctx.recordings.close(recordingId) : undefined));
   if (recordingId && outcome.success) outcome.document.metadata.warcFile = ctx.recordings.pathOf(recordingId);
   if (!outcome.success) {
@@ -61,6 +62,17 @@ export async function scrape(
     return recorded ? { ...outcome.error, warcFile: recorded } : outcome.error;
   }
   bus.page(undefined, outcome.document, options.tenant);
-  if (options.keepResult && !request.zeroDataRetention) await keepScrape(ctx.store, outcome.document, options.tenant);
+  if (options.keepResult && !request.zeroDataRetention) {
+    // The page is the answer; the copy kept for `GET /v2/scrape/:id` is not worth losing it over (a store held by
+    // another process's lock, a full disk).
+    await keepScrape(ctx.store, outcome.document, options.tenant).catch((error: unknown) => {
+      const note =
+        `This scrape was not kept for GET /v2/scrape/${outcome.document.metadata.scrapeId ?? ''}, which will not ` +
+        `find it: ${error instanceof Error ? error.message : String(error)}`;
+      bus.warning('RESULT_NOT_KEPT', note);
+      const { document } = outcome;
+      document.warning = document.warning ? `${document.warning} ${note}` : note;
+    });
+  }
   return { success: true, data: outcome.document };
 }
