@@ -257,7 +257,7 @@ describe('valid options (docs/v2-sweep.md)', () => {
   });
 });
 
-/** The 404 a method of an endpoint crawlkit does not offer rejects with. */
+/** The 404 a method rejects with (an endpoint crawlkit does not offer, a path with no route). */
 async function notOffered(call: () => Promise<unknown>): Promise<SdkError> {
   const error = await call().then(
     () => undefined,
@@ -296,4 +296,15 @@ describe('methods of endpoints crawlkit does not offer: a 404 naming the endpoin
         );
     });
   }
+});
+
+describe("a base URL in another client's form", () => {
+  it("an apiUrl ending in /v2 (n8n's form) is told the version is in the path twice", async () => {
+    const slipped = new Firecrawl({ apiKey: stack.key, apiUrl: `${stack.url}/v2` });
+    const error = await notOffered(() => slipped.scrape(stack.page(ARTICLE)));
+    expect(error.message).toContain(
+      'No route for POST /v2/v2/scrape: the API version is in the path twice, so this is POST /v2/scrape.',
+    );
+    expect(error.message).toContain("give it the server's address without /v2");
+  });
 });
