@@ -160,6 +160,18 @@ describe('the v1 client (firecrawl.v1), through the v1 routes', () => {
     expect(credits.data.plan_credits - credits.data.remaining_credits).toBeGreaterThan(0);
     expect(await v1.getQueueStatus()).toMatchObject({ success: true, maxConcurrency: 16 });
   }, 90_000);
+
+  it("v0's nested options (LangChain's older loader examples) are told where their keys went", async () => {
+    const params = { crawlerOptions: { excludes: ['blog/*'] }, pageOptions: { onlyMainContent: true } } as never;
+    const error = await fc.v1.crawlUrl(stack.page('/'), params, 1).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain(
+      "(unknown: crawlerOptions, pageOptions): v0's crawlerOptions are crawl options at the body's top level: " +
+        'includes is includePaths, excludes is excludePaths',
+    );
+  });
 });
 
 /**
