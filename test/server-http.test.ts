@@ -213,6 +213,32 @@ describe('bodies and routes', () => {
     }
   });
 
+  it('tells a client whose base URL lacks /v2, or has it twice, the route it meant and which base URL to give', async () => {
+    // n8n's Firecrawl credential takes the base URL with /v2 and tests it with GET {base}/team/credit-usage.
+    const bare = await call(base, 'GET', '/team/credit-usage', { headers: auth });
+    expect(expectStatus(bare, 404, 'ROUTE_NOT_FOUND').body.error).toBe(
+      'No route for GET /team/credit-usage: crawlkit answers the Firecrawl v2 API under /v2, so this is GET ' +
+        "/v2/team/credit-usage. A client that takes the whole base URL (n8n's Firecrawl credential, a plain HTTP " +
+        "client) is given the server's address followed by /v2; the SDKs, firecrawl-cli and firecrawl-mcp add /v2 " +
+        'themselves.',
+    );
+    const id = '0191f0a4-0000-7000-8000-000000000000';
+    const wrongMethod = await call(base, 'PUT', `/crawl/${id}`, { headers: auth });
+    expect(expectStatus(wrongMethod, 404, 'ROUTE_NOT_FOUND').body.error).toContain(
+      `so the route is /v2/crawl/${id}, which takes GET or DELETE.`,
+    );
+    // firecrawl-js adds /v2 to its apiUrl: given `http://host:port/v2`, it asks for /v2/v2/scrape.
+    const doubled = await call(base, 'POST', '/v2/v2/scrape', { body: { url: stack.page('/') }, headers: auth });
+    expect(expectStatus(doubled, 404, 'ROUTE_NOT_FOUND').body.error).toBe(
+      'No route for POST /v2/v2/scrape: the API version is in the path twice, so this is POST /v2/scrape. The ' +
+        'client adds the version itself (firecrawl-js, firecrawl-py, firecrawl-cli, firecrawl-mcp): give it the ' +
+        "server's address without /v2.",
+    );
+    // A path that is no route with any version keeps the plain answer.
+    const other = await call(base, 'GET', '/favicon.ico', { headers: auth });
+    expect(expectStatus(other, 404, 'ROUTE_NOT_FOUND').body.error).toMatch(/^No route for GET \/favicon.ico; /);
+  });
+
   it('answers 404 for unknown routes, naming the Firecrawl endpoints crawlkit does not offer', async () => {
     const unknown = await call(base, 'GET', '/v2/nothing-here', { headers: auth });
     expect(expectStatus(unknown, 404, 'ROUTE_NOT_FOUND').body.error).toContain('No route for GET /v2/nothing-here');

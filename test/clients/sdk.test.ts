@@ -160,6 +160,18 @@ describe('the v1 client (firecrawl.v1), through the v1 routes', () => {
     expect(credits.data.plan_credits - credits.data.remaining_credits).toBeGreaterThan(0);
     expect(await v1.getQueueStatus()).toMatchObject({ success: true, maxConcurrency: 16 });
   }, 90_000);
+
+  it("v0's nested options (LangChain's older loader examples) are told where their keys went", async () => {
+    const params = { crawlerOptions: { excludes: ['blog/*'] }, pageOptions: { onlyMainContent: true } } as never;
+    const error = await fc.v1.crawlUrl(stack.page('/'), params, 1).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain(
+      "(unknown: crawlerOptions, pageOptions): v0's crawlerOptions are crawl options at the body's top level: " +
+        'includes is includePaths, excludes is excludePaths',
+    );
+  });
 });
 
 /**
@@ -257,7 +269,7 @@ describe('valid options (docs/v2-sweep.md)', () => {
   });
 });
 
-/** The 404 a method of an endpoint crawlkit does not offer rejects with. */
+/** The 404 a method rejects with (an endpoint crawlkit does not offer, a path with no route). */
 async function notOffered(call: () => Promise<unknown>): Promise<SdkError> {
   const error = await call().then(
     () => undefined,
@@ -296,4 +308,15 @@ describe('methods of endpoints crawlkit does not offer: a 404 naming the endpoin
         );
     });
   }
+});
+
+describe("a base URL in another client's form", () => {
+  it("an apiUrl ending in /v2 (n8n's form) is told the version is in the path twice", async () => {
+    const slipped = new Firecrawl({ apiKey: stack.key, apiUrl: `${stack.url}/v2` });
+    const error = await notOffered(() => slipped.scrape(stack.page(ARTICLE)));
+    expect(error.message).toContain(
+      'No route for POST /v2/v2/scrape: the API version is in the path twice, so this is POST /v2/scrape.',
+    );
+    expect(error.message).toContain("give it the server's address without /v2");
+  });
 });

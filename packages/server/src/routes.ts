@@ -17,6 +17,7 @@ import { send, v2Error } from './respond.js';
 import { registerMonitorRoutes } from './monitor-routes.js';
 import { registerScheduleRoutes } from './schedule-routes.js';
 import { registerSearchRoute } from './search-route.js';
+import type { VersionSlip } from './version-slip.js';
 
 /** What the route handlers need beside the engine. */
 export interface RouteContext {
@@ -230,11 +231,26 @@ function notOfferedName(segments: string[]): string | undefined {
   return undefined;
 }
 
+/** What a client whose base URL slipped on the version is told: the route meant, and which base URL to give. */
+function slipAdvice(method: string, path: string, slip: VersionSlip): string {
+  const meant = slip.methods.includes(method)
+    ? `this is ${method} ${slip.path}`
+    : `the route is ${slip.path}, which takes ${slip.methods.join(' or ')}`;
+  return slip.kind === 'missing'
+    ? `No route for ${method} ${path}: crawlkit answers the Firecrawl v2 API under /v2, so ${meant}. A client ` +
+        "that takes the whole base URL (n8n's Firecrawl credential, a plain HTTP client) is given the server's " +
+        'address followed by /v2; the SDKs, firecrawl-cli and firecrawl-mcp add /v2 themselves.'
+    : `No route for ${method} ${path}: the API version is in the path twice, so ${meant}. The client adds the ` +
+        "version itself (firecrawl-js, firecrawl-py, firecrawl-cli, firecrawl-mcp): give it the server's address " +
+        'without /v2.';
+}
+
 /**
  * The 404 answer of a path: a named Firecrawl endpoint crawlkit does not offer, a path whose routes take other
- * methods (`allowed`, named so the client knows what to send), or no route at all.
+ * methods (`allowed`, named so the client knows what to send), a path whose version slipped (`slip`: missing or
+ * doubled, so the client's base URL is wrong), or no route at all.
  */
-export function notFound(method: string, url: string, allowed: readonly string[] = []): object {
+export function notFound(method: string, url: string, allowed: readonly string[] = [], slip?: VersionSlip): object {
   const path = url.split('?')[0] ?? url;
   const segments = path.split('/').filter(Boolean);
   if (segments[0] === 'v2' || segments[0] === 'v1' || segments[0] === 'v0') {
@@ -254,5 +270,6 @@ export function notFound(method: string, url: string, allowed: readonly string[]
         `${allowed.length > 1 ? 'one of them' : allowed[0]}.`,
     );
   }
+  if (slip) return v2Error('ROUTE_NOT_FOUND', slipAdvice(method, path, slip));
   return v2Error('ROUTE_NOT_FOUND', `No route for ${method} ${path}; ${OFFERED}.`);
 }

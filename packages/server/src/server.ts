@@ -19,6 +19,7 @@ import { closeAfter, send, v2Error } from './respond.js';
 import { lazySchemaCompilers } from './schema-compilers.js';
 import { notFound, registerRoutes, type JobKind } from './routes.js';
 import { RouteMethods, type RouteMatching } from './route-methods.js';
+import { versionSlip } from './version-slip.js';
 import { registerTeamRoutes } from './routes-team.js';
 import { jobSocketHandler } from './socket.js';
 import { registerV1Routes } from './v1-routes.js';
@@ -118,7 +119,8 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   app.setNotFoundHandler((request, reply) => {
     const allowed = routeMethods.of(request.url);
     if (allowed.length > 0) reply.header('allow', allowed.join(', '));
-    return send(reply, notFound(request.method, request.url, allowed));
+    const slip = allowed.length > 0 ? undefined : versionSlip(request.url, (path) => routeMethods.of(path));
+    return send(reply, notFound(request.method, request.url, allowed, slip));
   });
 
   const call = (request: FastifyRequest, reply: FastifyReply): CallOptions => {

@@ -61,6 +61,17 @@ describe('a key v2 has under another name', () => {
         "globs, maxRequestsPerCrawl): Crawlee's globs are includePaths, regular expressions on the URL's path " +
         "(/docs/** is ^/docs/); Crawlee's maxRequestsPerCrawl is limit",
     );
+    // v0's nested options, as LangChain's older loader examples pass them.
+    expect(errorOf(await ck.crawl({ url, crawlerOptions: { excludes: ['blog/*'] } } as never))).toBe(
+      'Unrecognized key in body -- please review the v2 API documentation for request body changes (unknown: ' +
+        "crawlerOptions): v0's crawlerOptions are crawl options at the body's top level: includes is includePaths, " +
+        'excludes is excludePaths, maxDepth is maxDiscoveryDepth',
+    );
+    expect(errorOf(await ck.scrape({ url, pageOptions: {}, extractorOptions: {} } as never))).toContain(
+      "(unknown: pageOptions, extractorOptions): v0's pageOptions are scrape options at the body's top level (a " +
+        "crawl's scrapeOptions): onlyMainContent, includeTags, waitFor…; v0's extractorOptions are a json format: " +
+        "formats: [{ type: 'json', prompt, schema }]",
+    );
   });
 
   it('leaves an unknown key v2 has under no name, and one inside an object, as they were told', async () => {

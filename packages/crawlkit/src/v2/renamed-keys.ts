@@ -1,8 +1,16 @@
 /**
- * Keys a body brings from v1 or from a Crawlee crawler, which v2 has under another name: the unknown-key message
- * names the v2 option to use. Only keys at the body's top level; a key v2 has under no name is told as unknown only.
+ * Keys a body brings from v0 or v1 (an old SDK, LangChain's older loader examples) or from a Crawlee crawler, which v2
+ * has under another name: the unknown-key message names the v2 option to use. Only keys at the body's top level; a
+ * key v2 has under no name is told as unknown only.
  */
 const RENAMED_KEYS: Readonly<Record<string, string>> = {
+  pageOptions:
+    "v0's pageOptions are scrape options at the body's top level (a crawl's scrapeOptions): onlyMainContent, " +
+    'includeTags, waitFor…',
+  crawlerOptions:
+    "v0's crawlerOptions are crawl options at the body's top level: includes is includePaths, excludes is " +
+    'excludePaths, maxDepth is maxDiscoveryDepth',
+  extractorOptions: "v0's extractorOptions are a json format: formats: [{ type: 'json', prompt, schema }]",
   maxDepth: "v1's maxDepth is maxDiscoveryDepth (a crawl's depth by discovery order)",
   allowBackwardLinks: "v1's allowBackwardLinks is crawlEntireDomain",
   ignoreSitemap: "v1's ignoreSitemap is sitemap: 'skip'",
