@@ -219,7 +219,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     },
     writable: async () => {
       life.assertOpen();
-      const waitedMs = await db.lockWait();
+      const waitedMs = await db.lockWait().catch((error: unknown) => {
+        throw translateSqliteError(error);
+      });
       if (waitedMs <= busyTimeoutMs) return;
       // No path: a server's /ready answers this to anyone.
       throw new StoreBusyError(
