@@ -127,13 +127,14 @@ export class SqliteDatabase {
    * milliseconds is not counted).
    */
   async lockWait(): Promise<number> {
+    const until = performance.now() + PROBE_MS;
     for (let pause = FIRST_BACKOFF_MS; this.#queue.length === 0 && !this.#inTransaction; pause *= 2) {
       if (this.#tryBegin()) {
         this.#db.exec('ROLLBACK');
         return 0;
       }
-      if (pause > PROBE_MS / 2) break;
-      await sleep(pause);
+      if (performance.now() >= until) break;
+      await sleep(Math.min(pause, MAX_BACKOFF_MS));
     }
     return this.#busySince === undefined ? 0 : performance.now() - this.#busySince;
   }
