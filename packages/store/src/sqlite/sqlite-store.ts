@@ -49,8 +49,9 @@ export interface SqliteStoreOptions {
    */
   hotTier?: false | { maxEntries?: number; maxBytes?: number };
   /**
-   * How long a call waits for another process's write lock before rejecting with `StoreBusyError`, in
-   * milliseconds. The wait blocks the calling thread (`node:sqlite` is synchronous).
+   * How long a write waits for another process's write lock before rejecting with `StoreBusyError`, in
+   * milliseconds. The wait is made with timers: the event loop goes on meanwhile (only opening the store, its
+   * migrations and `vacuum()` wait in SQLite, holding the thread).
    * @default 5000
    */
   busyTimeoutMs?: number;
@@ -121,7 +122,8 @@ const OPEN_ATTEMPTS = 5;
 
 /**
  * Opens (creating and migrating when needed) the on-disk store in `options.dir`, on `node:sqlite`: WAL journal,
- * `busy_timeout`, `BEGIN IMMEDIATE` for multi-statement writes. Several processes may share one directory.
+ * `BEGIN IMMEDIATE` for each call that writes, another process's lock waited for without holding the event loop.
+ * Several processes may share one directory.
  */
 // async with nothing left to wait for (node:sqlite now loads synchronously): a bad option or an unopenable file
 // still rejects the promise rather than throwing at the call.
