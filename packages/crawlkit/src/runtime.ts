@@ -147,6 +147,7 @@ function withMemoryJobs(cache: PageCache, memory: Store, bus: EventBus): Store {
     pages: cache.pages,
     ...(cache.search ? { search: cache.search } : {}),
     ...(cache.space ? { space: () => cache.space!() } : {}),
+    ...(cache.writable ? { writable: () => cache.writable!() } : {}),
     close: () => cache.close(),
   };
 }

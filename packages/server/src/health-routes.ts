@@ -9,7 +9,8 @@ export const HEALTH_PATHS: ReadonlySet<string> = new Set(['/health', '/ready']);
 
 /**
  * `GET /health` (liveness: the process answers HTTP) and `GET /ready` (readiness: its store answers a lookup, SQLite
- * or Redis, and has the room `storeUnready` requires left), each `200 { success: true, status }` or `503` with what is
+ * or Redis, can be written (no other process has held its write lock past the busy timeout) and has the room
+ * `storeUnready` requires left), each `200 { success: true, status }` or `503` with what is
  * wrong. Neither says anything a stranger could use: no version, no counts, no paths. Once `close()` is called,
  * Fastify answers every request 503, probes included. A change of readiness is logged once (`readinessLog`), not
  * each poll.

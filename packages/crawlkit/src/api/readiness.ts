@@ -15,9 +15,14 @@ export interface ReadyResponse {
   totalBytes?: number;
 }
 
-/** Reads the store once (a job nobody has) and asks it how much more it can write; a store failure throws its code. */
+/**
+ * Reads the store once (a job nobody has), asks it whether it can be written (`STORE_BUSY` while another process has
+ * held its write lock past the busy timeout: a read goes through such a lock) and how much more it can write; a
+ * store failure throws its code.
+ */
 export async function checkReady(rt: Runtime): Promise<ReadyResponse> {
   await rt.ctx.store.jobs.get(NO_JOB);
+  await rt.ctx.store.writable?.();
   const space = await rt.ctx.store.space?.();
   if (space?.freeBytes === undefined) return { success: true };
   return {

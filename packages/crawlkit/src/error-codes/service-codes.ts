@@ -60,7 +60,7 @@ export const SERVICE_CODES = {
   STORE_DELIVERY_EXISTS: info(500, 'A webhook delivery id was queued twice.', 'Report it.'),
   STORE_BUSY: info(
     500,
-    'Another process held the database lock for longer than the busy timeout.',
+    'Another process held the database lock for longer than the busy timeout (5 s): the call fails, and `/ready` answers 503 with it until the lock is let go.',
     'Retry; keep one store per directory per host busy at a time.',
   ),
   STORE_CORRUPT: info(500, 'The database file is damaged or not a crawlkit store.', 'Use another `storeDir`.'),

@@ -10,6 +10,8 @@ export function describeLifecycleConformance(factory: StoreFactory): void {
     it('closes idempotently, then rejects every call with STORE_CLOSED', async () => {
       const store = await open();
       const id = await createJob(store);
+      // A store that can tell whether it can be written (`writable`, SQLite's) says so of a store no one else holds.
+      if (store.writable) await expect(store.writable()).resolves.toBeUndefined();
       await store.close();
       await store.close();
       const calls: Promise<unknown>[] = [
@@ -23,6 +25,7 @@ export function describeLifecycleConformance(factory: StoreFactory): void {
         store.results.list(id, 0, 1),
         store.deliveries.due(0, 1),
         store.history.latest('u', ''),
+        ...(store.writable ? [store.writable()] : []),
       ];
       for (const call of calls) await expect(call).rejects.toMatchObject({ code: 'STORE_CLOSED' });
     });

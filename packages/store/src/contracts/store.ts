@@ -62,6 +62,12 @@ export interface PageCache {
    * can, the memory store cannot.
    */
   space?(): Promise<StoreSpace>;
+  /**
+   * Resolves when the store can be written; rejects with `StoreBusyError` (`STORE_BUSY`) while another process has
+   * kept its writes waiting for the write lock longer than the busy timeout (what `serve`'s `/ready` checks beside a
+   * read). SQLite has it; the memory store and Redis have no lock another process can hold, and no such method.
+   */
+  writable?(): Promise<void>;
   /** Flushes and releases resources. Idempotent. Further calls of any other method reject with `StoreClosedError`. */
   close(): Promise<void>;
 }

@@ -17,18 +17,16 @@ export class SqliteCounterStore implements CounterStore {
   }
 
   add(name: string, delta: number, bounds?: CounterBounds): Promise<number | undefined> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        const old = this.#db.get<{ value: number }>('SELECT value FROM counters WHERE name = ?', name)?.value ?? 0;
-        const value = old + delta;
-        if (!withinBounds(value, bounds)) return undefined;
-        this.#db.run(
-          'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-          name,
-          value,
-        );
-        return value;
-      }),
-    );
+    return this.#db.useWrite(() => {
+      const old = this.#db.get<{ value: number }>('SELECT value FROM counters WHERE name = ?', name)?.value ?? 0;
+      const value = old + delta;
+      if (!withinBounds(value, bounds)) return undefined;
+      this.#db.run(
+        'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+        name,
+        value,
+      );
+      return value;
+    });
   }
 }

@@ -16,4 +16,29 @@ describe('SqliteDatabase', () => {
       raw.close();
     }
   });
+
+  it('refuses a statement that changes rows outside the write lock: one home for the rule of use and useWrite', async () => {
+    const raw = new DatabaseSync(':memory:');
+    try {
+      const db = new SqliteDatabase(raw, new Lifecycle());
+      db.exec('CREATE TABLE t (n INTEGER)');
+      await expect(db.use(() => db.run('INSERT INTO t (n) VALUES (1)'))).rejects.toThrow(
+        /changes rows ran outside the write lock: run it through useWrite/,
+      );
+      await expect(db.use(() => db.all('WITH x AS (SELECT 1) DELETE FROM t RETURNING n'))).rejects.toThrow(
+        /outside the write lock/,
+      );
+      expect(await db.useWrite(() => db.run('INSERT INTO t (n) VALUES (1)'))).toBe(1);
+      // A write that throws is rolled back whole.
+      await expect(
+        db.useWrite(() => {
+          db.run('INSERT INTO t (n) VALUES (2)');
+          throw new Error('halfway');
+        }),
+      ).rejects.toThrow('halfway');
+      expect(await db.use(() => db.all('SELECT n FROM t'))).toEqual([{ n: 1 }]);
+    } finally {
+      raw.close();
+    }
+  });
 });

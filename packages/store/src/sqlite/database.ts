@@ -1,4 +1,4 @@
-import { setImmediate } from 'node:timers';
+import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StoreBusyError, StoreCorruptError, StoreError, isStoreError, toError } from '../errors.js';
 import type { Lifecycle } from '../lifecycle.js';
@@ -15,42 +15,134 @@ const SQLITE_NOTADB = 26;
 /** `?NNN`: node:sqlite in Node 22.16 takes it for a named parameter and binds no positional value to it. */
 const NUMBERED_PARAMETER = /\?\d/;
 
+/** The first pause before trying another process's write lock again, in ms; it doubles up to `MAX_BACKOFF_MS`. */
+const FIRST_BACKOFF_MS = 2;
+const MAX_BACKOFF_MS = 50;
+/**
+ * How long `lockWait` tries the write lock when none of this process's writes is waiting for it, in ms: a healthy
+ * process sharing the store holds it for milliseconds, so a lock it cannot get in this time is held on.
+ */
+const PROBE_MS = 200;
+
+/** A statement that changes rows: it may run only inside the write lock (`useWrite`, `write`). */
+const WRITING_STATEMENT =
+  /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b|^\s*WITH\b[\s\S]*\b(?:INSERT|UPDATE|DELETE|REPLACE)\s/i;
+
+interface QueuedWrite {
+  fn: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  /** `performance.now()` past which it fails `STORE_BUSY`. */
+  deadline: number;
+}
+
 /**
  * A `node:sqlite` connection with a prepared-statement cache, `BEGIN IMMEDIATE` transactions and translation of
- * SQLite failures into store errors. The API is synchronous like `node:sqlite`: within one process no two
- * transactions interleave; across processes SQLite's locks (and `busy_timeout`) serialise writers.
+ * SQLite failures into store errors.
+ *
+ * Reads and writes have one entry point each, and the rule between them is kept here: `use(fn)` runs a read, and a
+ * statement that changes rows run outside the write lock throws (`statement`); `useWrite(fn)` runs `fn` in one
+ * `BEGIN IMMEDIATE` transaction, so each writing call is atomic. `node:sqlite` is synchronous, so the connection's
+ * own `busy_timeout` is 0 once the store is open: another process's write lock is waited for here, with timers
+ * (`FIRST_BACKOFF_MS` doubling to `MAX_BACKOFF_MS`), and the event loop goes on answering meanwhile. Writes that
+ * meet the lock wait in a queue, in the order they were called, each for the store's busy timeout at most. Within
+ * one process nothing interleaves: each `fn` runs whole in one turn.
  */
 export class SqliteDatabase {
   readonly #db: DatabaseSync;
   readonly #life: Lifecycle;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #busyTimeoutMs: number;
+  readonly #statements = new Map<string, { statement: StatementSync; writes: boolean }>();
   #inTransaction = false;
   #dataVersion: StatementSync | undefined;
   /** The `data_version` read first in this turn of the event loop (`dataVersionOfTurn`). */
   #turnVersion: number | undefined;
+  /** Writes waiting for another process's write lock, in call order. */
+  readonly #queue: QueuedWrite[] = [];
+  #retry: NodeJS.Timeout | undefined;
+  #backoffMs = FIRST_BACKOFF_MS;
+  /** When the write lock was first found held since this connection last took it (`lockWait`). */
+  #busySince: number | undefined;
+  /** Callers of `settled` waiting for the queue to empty. */
+  #settledWaiters: (() => void)[] = [];
 
-  constructor(db: DatabaseSync, life: Lifecycle) {
+  /** `busyTimeoutMs`: how long a call waits for another process's write lock before `STORE_BUSY`. */
+  constructor(db: DatabaseSync, life: Lifecycle, busyTimeoutMs = 5_000) {
     this.#db = db;
     this.#life = life;
+    this.#busyTimeoutMs = busyTimeoutMs;
   }
 
   /**
-   * Runs `fn` on the open store and hands its result back as a promise; a throw becomes a rejection with the SQLite
-   * error translated. Every public method goes through here.
+   * Runs the read `fn` on the open store and hands its result back as a promise; a throw becomes a rejection with
+   * the SQLite error translated. A read that meets a lock (rare in WAL mode: a checkpoint, a recovery) is run again
+   * after a pause, for the busy timeout at most. A statement of `fn` that changes rows throws: writes go through
+   * `useWrite`.
    */
   use<T>(fn: () => T): Promise<T> {
     try {
       this.#life.assertOpen();
       return Promise.resolve(fn());
     } catch (error) {
-      return Promise.reject(translateSqliteError(error));
+      if (!isBusy(error) || this.#inTransaction) return Promise.reject(translateSqliteError(error));
+      return this.#readAgain(fn, performance.now() + this.#busyTimeoutMs);
     }
   }
 
-  /** The cached prepared statement for `sql`. */
+  /**
+   * Runs `fn` in one `BEGIN IMMEDIATE` transaction (committed when it returns, rolled back when it throws) and hands
+   * its result back as a promise. When the write lock is free (or this connection holds it: a call from inside
+   * another write joins it) `fn` runs at once, as part of the call; when another process holds it, `fn` waits in
+   * the queue of writes, without holding the event loop, and runs once the lock is taken: `STORE_BUSY` past the
+   * busy timeout.
+   */
+  useWrite<T>(fn: () => T): Promise<T> {
+    try {
+      this.#life.assertOpen();
+      if (this.#inTransaction) return Promise.resolve(fn());
+      if (this.#queue.length === 0 && this.#tryBegin()) return Promise.resolve(this.#commitAfter(fn));
+    } catch (error) {
+      return Promise.reject(translateSqliteError(error));
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({
+        fn,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        deadline: performance.now() + this.#busyTimeoutMs,
+      });
+      this.#scheduleRetry();
+    });
+  }
+
+  /** Resolves once no write waits in the queue (each committed, or failed at its busy timeout). */
+  settled(): Promise<void> {
+    if (this.#queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#settledWaiters.push(resolve));
+  }
+
+  /**
+   * How long, in ms, another process's write lock has kept this connection from writing: 0 when the lock is free
+   * (tried for up to `PROBE_MS` when no write of this process is waiting for it, so that a lock held for
+   * milliseconds is not counted).
+   */
+  async lockWait(): Promise<number> {
+    const until = performance.now() + PROBE_MS;
+    for (let pause = FIRST_BACKOFF_MS; this.#queue.length === 0 && !this.#inTransaction; pause *= 2) {
+      if (this.#tryBegin()) {
+        this.#db.exec('ROLLBACK');
+        return 0;
+      }
+      if (performance.now() >= until) break;
+      await sleep(Math.min(pause, MAX_BACKOFF_MS));
+    }
+    return this.#busySince === undefined ? 0 : performance.now() - this.#busySince;
+  }
+
+  /** The cached prepared statement for `sql`; a statement that changes rows only inside the write lock. */
   statement(sql: string): StatementSync {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
+    let cached = this.#statements.get(sql);
+    if (!cached) {
       // Refused on every Node so that the suite, which runs on Node 24, catches what only the older Node fails on.
       if (NUMBERED_PARAMETER.test(sql)) {
         throw new Error(
@@ -58,12 +150,17 @@ export class SqliteDatabase {
             `fails with "column index out of range"), so use ? and pass a value repeated as often as it is used: ${sql}`,
         );
       }
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
+      cached = { statement: this.#db.prepare(sql), writes: WRITING_STATEMENT.test(sql) };
+      this.#statements.set(sql, cached);
     }
-    return statement;
+    if (cached.writes && !this.#inTransaction) {
+      throw new Error(
+        `A statement that changes rows ran outside the write lock: run it through useWrite (or write), which takes ` +
+          `the lock without holding the event loop and makes the call one transaction: ${sql}`,
+      );
+    }
+    return cached.statement;
   }
-
   /** Runs a statement; returns the number of rows changed. */
   run(sql: string, ...params: SqlValue[]): number {
     return Number(this.statement(sql).run(...params).changes);
@@ -118,13 +215,41 @@ export class SqliteDatabase {
   }
 
   /**
-   * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so the reads inside see the
-   * latest data and no other process can commit in between. Rolls back when `fn` throws. Nested calls join the
-   * outer transaction.
+   * Runs `fn` in a `BEGIN IMMEDIATE` transaction, at once: the write lock is taken up front, so the reads inside see
+   * the latest data and no other process can commit in between. Rolls back when `fn` throws. Nested calls join the
+   * outer transaction. Outside a transaction it does not wait for another process's lock once the store is open
+   * (`SQLITE_BUSY` at once): for the migrations at open and best-effort work (the search index's idle writer), which
+   * try again later; every store call goes through `useWrite`.
    */
   write<T>(fn: () => T): T {
     if (this.#inTransaction) return fn();
     this.#db.exec('BEGIN IMMEDIATE');
+    return this.#commitAfter(fn);
+  }
+
+  close(): void {
+    clearTimeout(this.#retry);
+    this.#statements.clear();
+    this.#dataVersion = undefined;
+    this.#turnVersion = undefined;
+    this.#db.close();
+  }
+
+  /** `BEGIN IMMEDIATE` without waiting: false when another process holds the write lock. */
+  #tryBegin(): boolean {
+    try {
+      this.#db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      this.#busySince ??= performance.now();
+      return false;
+    }
+    this.#busySince = undefined;
+    return true;
+  }
+
+  /** Runs `fn` in the transaction just begun, then commits it (or rolls it back when `fn` throws). */
+  #commitAfter<T>(fn: () => T): T {
     this.#inTransaction = true;
     try {
       const result = fn();
@@ -142,12 +267,74 @@ export class SqliteDatabase {
     }
   }
 
-  close(): void {
-    this.#statements.clear();
-    this.#dataVersion = undefined;
-    this.#turnVersion = undefined;
-    this.#db.close();
+  #scheduleRetry(): void {
+    if (this.#retry) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      this.#runQueue();
+    }, this.#backoffMs);
+    this.#backoffMs = Math.min(this.#backoffMs * 2, MAX_BACKOFF_MS);
   }
+
+  /** Runs the queued writes in order while the lock can be taken; fails those past their busy timeout. */
+  #runQueue(): void {
+    while (this.#queue.length > 0) {
+      const head = this.#queue[0]!;
+      let began: boolean;
+      try {
+        began = this.#tryBegin();
+      } catch (error) {
+        this.#queue.shift();
+        head.reject(translateSqliteError(error));
+        continue;
+      }
+      if (!began) {
+        const now = performance.now();
+        // Deadlines grow along the queue: those past theirs are at its head.
+        while (this.#queue.length > 0 && this.#queue[0]!.deadline <= now) {
+          this.#queue.shift()!.reject(busyError());
+        }
+        if (this.#queue.length > 0) return this.#scheduleRetry();
+        break;
+      }
+      this.#queue.shift();
+      this.#backoffMs = FIRST_BACKOFF_MS;
+      try {
+        head.resolve(this.#commitAfter(head.fn));
+      } catch (error) {
+        head.reject(translateSqliteError(error));
+      }
+    }
+    this.#backoffMs = FIRST_BACKOFF_MS;
+    for (const resolve of this.#settledWaiters.splice(0)) resolve();
+  }
+
+  /** `fn` run again after pauses while it meets a lock, until `deadline`. */
+  async #readAgain<T>(fn: () => T, deadline: number): Promise<T> {
+    for (let pause = FIRST_BACKOFF_MS; ; pause = Math.min(pause * 2, MAX_BACKOFF_MS)) {
+      await sleep(pause);
+      try {
+        this.#life.assertOpen();
+        return fn();
+      } catch (error) {
+        if (!isBusy(error) || performance.now() >= deadline) throw translateSqliteError(error);
+      }
+    }
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof errcode === 'number' && ((errcode & 0xff) === SQLITE_BUSY || (errcode & 0xff) === SQLITE_LOCKED);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The `STORE_BUSY` of a write that waited for the lock for the whole busy timeout. */
+function busyError(): Error {
+  return translateSqliteError(Object.assign(new Error('database is locked'), { errcode: SQLITE_BUSY }));
 }
 
 /** Maps a `node:sqlite` error to a store error; store errors pass through. */

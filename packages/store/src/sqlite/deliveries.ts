@@ -46,24 +46,22 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   enqueue(input: Omit<Delivery, 'seq' | 'state' | 'attempts'>): Promise<Delivery> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', input.jobId)) throw new JobNotFoundError(input.jobId);
-        if (this.#db.get('SELECT 1 FROM deliveries WHERE id = ?', input.id)) throw new DeliveryExistsError(input.id);
-        const row = this.#db.get<DeliveryRow>(
-          `INSERT INTO deliveries (${DELIVERY_COLUMNS})
+    return this.#db.useWrite(() => {
+      if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', input.jobId)) throw new JobNotFoundError(input.jobId);
+      if (this.#db.get('SELECT 1 FROM deliveries WHERE id = ?', input.id)) throw new DeliveryExistsError(input.id);
+      const row = this.#db.get<DeliveryRow>(
+        `INSERT INTO deliveries (${DELIVERY_COLUMNS})
            VALUES (?, ?, coalesce((SELECT max(seq) FROM deliveries WHERE job_id = ?), 0) + 1, ?, 'pending', 0, ?, ?)
            RETURNING ${DELIVERY_COLUMNS}`,
-          input.id,
-          input.jobId,
-          input.jobId,
-          input.payload,
-          input.nextAttemptAt,
-          input.lastError ?? null,
-        )!;
-        return toDelivery(row);
-      }),
-    );
+        input.id,
+        input.jobId,
+        input.jobId,
+        input.payload,
+        input.nextAttemptAt,
+        input.lastError ?? null,
+      )!;
+      return toDelivery(row);
+    });
   }
 
   due(now: number, limit: number): Promise<Delivery[]> {
@@ -77,7 +75,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
     id: string,
     patch: Partial<Pick<Delivery, 'state' | 'attempts' | 'nextAttemptAt' | 'lastError'>>,
   ): Promise<void> {
-    return this.#db.use(() => {
+    return this.#db.useWrite(() => {
       const assignments: [column: string, value: SqlValue][] = [];
       if (patch.state !== undefined) assignments.push(['state', patch.state]);
       // A settled event is never sent again: its body (a whole page, sealed headers) goes, its id and seq stay.

@@ -28,30 +28,28 @@ export class SqliteEngineStore implements EngineStore {
     page: 'http' | 'browser',
     limits?: EngineStoreLimits,
   ): Promise<HostEngineStats | undefined> {
-    return this.#db.use(() => {
+    return this.#db.useWrite(() => {
       const { maxCount, maxHosts } = engineStoreLimits(limits);
-      return this.#db.write(() => {
-        if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', jobId)) throw new JobNotFoundError(jobId);
-        const old = this.#db.get<HostEngineStats>(
-          'SELECT http, browser FROM host_engines WHERE job_id = ? AND host = ?',
-          jobId,
-          host,
-        );
-        if (!old) {
-          const hosts = this.#db.get<{ n: number }>('SELECT count(*) AS n FROM host_engines WHERE job_id = ?', jobId);
-          if ((hosts?.n ?? 0) >= maxHosts) return undefined;
-        }
-        const stats = countPage(old, page, maxCount);
-        this.#db.run(
-          `INSERT INTO host_engines (job_id, host, http, browser) VALUES (?, ?, ?, ?)
-           ON CONFLICT (job_id, host) DO UPDATE SET http = excluded.http, browser = excluded.browser`,
-          jobId,
-          host,
-          stats.http,
-          stats.browser,
-        );
-        return stats;
-      });
+      if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', jobId)) throw new JobNotFoundError(jobId);
+      const old = this.#db.get<HostEngineStats>(
+        'SELECT http, browser FROM host_engines WHERE job_id = ? AND host = ?',
+        jobId,
+        host,
+      );
+      if (!old) {
+        const hosts = this.#db.get<{ n: number }>('SELECT count(*) AS n FROM host_engines WHERE job_id = ?', jobId);
+        if ((hosts?.n ?? 0) >= maxHosts) return undefined;
+      }
+      const stats = countPage(old, page, maxCount);
+      this.#db.run(
+        `INSERT INTO host_engines (job_id, host, http, browser) VALUES (?, ?, ?, ?)
+         ON CONFLICT (job_id, host) DO UPDATE SET http = excluded.http, browser = excluded.browser`,
+        jobId,
+        host,
+        stats.http,
+        stats.browser,
+      );
+      return stats;
     });
   }
 }

@@ -23,33 +23,29 @@ export class SqliteHistoryStore implements HistoryStore {
   }
 
   append(entry: HistoryEntry): Promise<void> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        this.#db.run(
-          'INSERT INTO history (url, tag, scraped_at, value) VALUES (?, ?, ?, ?)',
-          entry.url,
-          entry.tag,
-          entry.scrapedAt,
-          entry.value,
-        );
-        this.#db.run(
-          `DELETE FROM history WHERE id IN (
+    return this.#db.useWrite(() => {
+      this.#db.run(
+        'INSERT INTO history (url, tag, scraped_at, value) VALUES (?, ?, ?, ?)',
+        entry.url,
+        entry.tag,
+        entry.scrapedAt,
+        entry.value,
+      );
+      this.#db.run(
+        `DELETE FROM history WHERE id IN (
              SELECT id FROM history WHERE url = ? AND tag = ? ORDER BY scraped_at DESC, id DESC LIMIT -1 OFFSET ?
            )`,
-          entry.url,
-          entry.tag,
-          this.#keep,
-        );
-      }),
-    );
+        entry.url,
+        entry.tag,
+        this.#keep,
+      );
+    });
   }
 
   delete(url: string, tag: string): Promise<void> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        this.#db.run('DELETE FROM history WHERE url = ? AND tag = ?', url, tag);
-      }),
-    );
+    return this.#db.useWrite(() => {
+      this.#db.run('DELETE FROM history WHERE url = ? AND tag = ?', url, tag);
+    });
   }
 
   /** In one write transaction: a (url, tag) appended to by another process is seen with its new entry or after. */
@@ -57,24 +53,20 @@ export class SqliteHistoryStore implements HistoryStore {
     // A prefix matched by `substr`, not LIKE or GLOB, whose wildcards a tag may hold.
     const kept = except.map(() => 'substr(tag, 1, length(?)) = ?').join(' OR ') || '0';
     const args = except.flatMap((prefix) => [prefix, prefix]);
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        const gone = this.#db.all<{ url: string; tag: string }>(
-          `SELECT url, tag FROM history WHERE NOT (${kept}) GROUP BY url, tag HAVING max(scraped_at) < ?`,
-          ...args,
-          before,
-        );
-        for (const { url, tag } of gone) this.#db.run('DELETE FROM history WHERE url = ? AND tag = ?', url, tag);
-        return gone.length;
-      }),
-    );
+    return this.#db.useWrite(() => {
+      const gone = this.#db.all<{ url: string; tag: string }>(
+        `SELECT url, tag FROM history WHERE NOT (${kept}) GROUP BY url, tag HAVING max(scraped_at) < ?`,
+        ...args,
+        before,
+      );
+      for (const { url, tag } of gone) this.#db.run('DELETE FROM history WHERE url = ? AND tag = ?', url, tag);
+      return gone.length;
+    });
   }
 
   deleteTag(tag: string): Promise<void> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        this.#db.run('DELETE FROM history WHERE tag = ?', tag);
-      }),
-    );
+    return this.#db.useWrite(() => {
+      this.#db.run('DELETE FROM history WHERE tag = ?', tag);
+    });
   }
 }

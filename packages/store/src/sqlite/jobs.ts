@@ -45,25 +45,23 @@ export class SqliteJobStore implements JobStore {
   }
 
   create(job: JobRecord, tasks: TaskInput[]): Promise<void> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        if (this.#db.get('SELECT 1 FROM jobs WHERE id = ?', job.id)) throw new JobExistsError(job.id);
-        this.#db.run(
-          `INSERT INTO jobs (${JOB_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          job.id,
-          job.kind,
-          job.status,
-          job.request,
-          job.createdAt,
-          job.updatedAt,
-          job.completedAt ?? null,
-          job.expiresAt ?? null,
-          job.creditsUsed,
-          job.error ?? null,
-        );
-        insertTasks(this.#db, job.id, tasks, Infinity, 0);
-      }),
-    );
+    return this.#db.useWrite(() => {
+      if (this.#db.get('SELECT 1 FROM jobs WHERE id = ?', job.id)) throw new JobExistsError(job.id);
+      this.#db.run(
+        `INSERT INTO jobs (${JOB_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        job.id,
+        job.kind,
+        job.status,
+        job.request,
+        job.createdAt,
+        job.updatedAt,
+        job.completedAt ?? null,
+        job.expiresAt ?? null,
+        job.creditsUsed,
+        job.error ?? null,
+      );
+      insertTasks(this.#db, job.id, tasks, Infinity, 0);
+    });
   }
 
   get(id: string): Promise<JobRecord | undefined> {
@@ -85,7 +83,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   update(id: string, patch: JobPatch): Promise<void> {
-    return this.#db.use(() => {
+    return this.#db.useWrite(() => {
       const entries = jobPatchEntries(patch, Date.now());
       const assignments = entries.map(([field]) => `${COLUMN[field]} = ?`).join(', ');
       // The SQL text depends only on which fields are set, so the statement cache stays small.
@@ -94,7 +92,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   replaceRequest(id: string, expected: string, request: string): Promise<boolean> {
-    return this.#db.use(
+    return this.#db.useWrite(
       () =>
         this.#db.run(
           'UPDATE jobs SET request = ?, updated_at = ? WHERE id = ? AND request = ?',
@@ -126,28 +124,31 @@ export class SqliteJobStore implements JobStore {
   }
 
   delete(id: string): Promise<void> {
-    return this.#db.use(() => this.#db.write(() => this.#deleteRows(id)));
+    return this.#db.useWrite(() => this.#deleteRows(id));
   }
 
-  deleteExpired(now = Date.now()): Promise<string[]> {
-    return this.#db.use(() => {
-      const ids = this.#db
+  async deleteExpired(now = Date.now()): Promise<string[]> {
+    const ids = await this.#db.use(() =>
+      this.#db
         .all<{ id: string }>('SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= ?', now)
-        .map((row) => row.id);
-      // One transaction per job keeps the write lock short when a job holds many results.
-      return ids.filter((id) =>
-        this.#db.write(() => {
+        .map((row) => row.id),
+    );
+    // One transaction per job keeps the write lock short when a job holds many results.
+    const deleted = await Promise.all(
+      ids.map((id) =>
+        this.#db.useWrite(() => {
           const row = this.#db.get<{ expires_at: number | null }>('SELECT expires_at FROM jobs WHERE id = ?', id);
           if (!row || row.expires_at === null || row.expires_at > now) return false;
           this.#deleteRows(id);
           return true;
         }),
-      );
-    });
+      ),
+    );
+    return ids.filter((_, i) => deleted[i]);
   }
 
   acquireLease(id: string, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
-    return this.#db.use(
+    return this.#db.useWrite(
       () =>
         this.#db.run(
           `UPDATE jobs SET lease_owner = ?, lease_until = ?
@@ -162,7 +163,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   releaseLease(id: string, owner: string): Promise<void> {
-    return this.#db.use(() => {
+    return this.#db.useWrite(() => {
       this.#db.run('UPDATE jobs SET lease_owner = NULL, lease_until = 0 WHERE id = ? AND lease_owner = ?', id, owner);
     });
   }

@@ -1,5 +1,6 @@
 import { setImmediate } from 'node:timers';
 import { AUTO_PRUNE_LOW_WATERMARK, cachedAtRange, pageBytes, pageQualifies } from '../page-rules.js';
+import { StoreBusyError } from '../errors.js';
 import type { CachedPage, PageLookup, PageStore } from '../types.js';
 import type { SqliteDatabase } from './database.js';
 import type { HotPage, PageHotTier } from './hot-tier.js';
@@ -39,6 +40,10 @@ export class SqlitePageStore implements PageStore {
   readonly #indexes: boolean;
   /** Puts waiting to be committed together (`put`), by key: a key put again in the same turn is written once. */
   readonly #puts = new Map<string, PendingPut>();
+  /** Pages of puts handed to the database and not yet committed (waiting for another process's lock), by key. */
+  readonly #committing = new Map<string, CachedPage>();
+  /** Settles once the latest batch of puts is committed (or failed). */
+  #lastFlush: Promise<void> = Promise.resolve();
   /** Touches waiting to be committed together (`touch`). */
   readonly #touches: {
     key: string;
@@ -58,7 +63,7 @@ export class SqlitePageStore implements PageStore {
   get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined> {
     return this.#db.use(() => {
       const now = lookup?.now ?? Date.now();
-      const queued = this.#puts.get(key)?.page;
+      const queued = this.#puts.get(key)?.page ?? this.#committing.get(key);
       if (queued) return pageQualifies(queued.cachedAt, lookup, now) ? { ...queued } : undefined;
       const hot = this.#hotCopy(key);
       if (hot) return pageQualifies(hot.cachedAt, lookup, now) ? toPage(key, hot) : undefined;
@@ -96,7 +101,7 @@ export class SqlitePageStore implements PageStore {
       .use(
         () =>
           new Promise<void>((resolve, reject) => {
-            if (this.#puts.size === 0) setImmediate(() => this.flushPuts());
+            if (this.#puts.size === 0) setImmediate(() => void this.flushPuts());
             const waiting = this.#puts.get(page.key);
             this.#puts.set(page.key, { page, waiters: [...(waiting?.waiters ?? []), { resolve, reject }] });
           }),
@@ -104,35 +109,52 @@ export class SqlitePageStore implements PageStore {
       .then((committed) => committed);
   }
 
-  /** Commits the puts waiting now, in one transaction (each alone if that fails, so one bad page fails alone). */
-  flushPuts(): void {
-    if (this.#puts.size === 0) return;
+  /**
+   * Commits the puts waiting now, in one transaction (each alone if that fails, so one bad page fails alone); settles
+   * (never rejects) once they are committed or failed, and so do the batches before it.
+   */
+  flushPuts(): Promise<void> {
+    if (this.#puts.size === 0) return this.#lastFlush;
     const batch = [...this.#puts.values()];
     this.#puts.clear();
-    const done = (puts: readonly PendingPut[]) => {
-      for (const { waiters } of puts) for (const { resolve } of waiters) resolve();
-    };
-    if (batch.length > 1) {
-      try {
-        this.#writePages(batch.map((put) => put.page));
-        return done(batch);
-      } catch {
-        // Written one by one below: each page's own failure goes to its own waiters.
+    for (const { page } of batch) this.#committing.set(page.key, page);
+    const settle = (puts: readonly PendingPut[], failed: { error: unknown } | undefined) => {
+      for (const { page, waiters } of puts) {
+        if (this.#committing.get(page.key) === page) this.#committing.delete(page.key);
+        for (const { resolve, reject } of waiters) {
+          if (failed) reject(failed.error);
+          else resolve();
+        }
       }
-    }
-    for (const put of batch) {
+    };
+    const write = (puts: readonly PendingPut[]) =>
       this.#db
-        .use(() => this.#writePages([put.page]))
-        .then(
-          () => done([put]),
-          (error: unknown) => {
-            for (const { reject } of put.waiters) reject(error);
-          },
-        );
-    }
+        .useWrite(() => this.#writePages(puts.map((put) => put.page)))
+        .catch((error: unknown) => {
+          for (const { page } of puts) this.#hot?.delete(page.key);
+          throw error;
+        });
+    const alone = (put: PendingPut) =>
+      write([put]).then(
+        () => settle([put], undefined),
+        (error: unknown) => settle([put], { error }),
+      );
+    this.#lastFlush =
+      batch.length === 1
+        ? alone(batch[0]!)
+        : write(batch).then(
+            () => settle(batch, undefined),
+            // A lock held past the busy timeout would fail each page again after as long: all fail at once.
+            async (error: unknown) =>
+              error instanceof StoreBusyError ? settle(batch, { error }) : void (await Promise.all(batch.map(alone))),
+          );
+    return this.#lastFlush;
   }
 
-  /** Writes `pages` in one transaction, evicting the oldest pages past the cap once, then updates the hot tier. */
+  /**
+   * Writes `pages` in the caller's transaction, evicting the oldest pages past the cap once, then updates the hot
+   * tier (before the commit: a write of this process that follows must find the copies to replace or drop them).
+   */
   #writePages(pages: readonly CachedPage[]): void {
     const { version, evicted } = this.#db.write(() => {
       // Read inside the write lock: no other process can commit until we do, so this version is ours.
@@ -209,62 +231,60 @@ export class SqlitePageStore implements PageStore {
   flushTouches(): void {
     const batch = this.#touches.splice(0);
     if (batch.length === 0) return;
-    this.flushPuts();
+    void this.flushPuts();
     this.#db
-      .use(() => {
-        const { version, touched } = this.#db.write(() => ({
-          version: this.#hot ? this.#db.dataVersion() : 0,
-          touched: batch.map(({ key, cachedAt }) => {
-            const changed = this.#db.run('UPDATE pages SET cached_at = ? WHERE key = ?', cachedAt, key) > 0;
-            if (changed) this.#db.run('UPDATE search_entries SET time = ? WHERE page_key = ?', cachedAt, key);
-            return changed;
-          }),
-        }));
-        batch.forEach(({ key, cachedAt, resolve }, i) => {
+      .useWrite(() => {
+        const version = this.#hot ? this.#db.dataVersion() : 0;
+        const touched = batch.map(({ key, cachedAt }) => {
+          const changed = this.#db.run('UPDATE pages SET cached_at = ? WHERE key = ?', cachedAt, key) > 0;
+          if (changed) this.#db.run('UPDATE search_entries SET time = ? WHERE page_key = ?', cachedAt, key);
+          return changed;
+        });
+        batch.forEach(({ key, cachedAt }, i) => {
           const hot = this.#hot?.get(key);
           // The hot copy is kept only if no other connection has committed since it was validated: one may have
           // replaced the page, and the touch (which matched the key, not the value) says nothing of which copy it is.
           if (hot && touched[i] && hot.validatedAt === version) this.#hot!.set(key, { ...hot, cachedAt });
           else this.#hot?.delete(key);
-          resolve(touched[i]!);
         });
+        return touched;
       })
-      .catch((error: unknown) => {
-        for (const { reject } of batch) reject(error);
-      });
+      .then(
+        (touched) => batch.forEach(({ resolve }, i) => resolve(touched[i]!)),
+        (error: unknown) => {
+          for (const { key, reject } of batch) {
+            this.#hot?.delete(key);
+            reject(error);
+          }
+        },
+      );
   }
 
   keysOf(url: string): Promise<string[]> {
-    return this.#db.use(() =>
-      this.#flushed()
-        .all<{ key: string }>('SELECT key FROM pages WHERE url = ?', url)
-        .map((r) => r.key),
+    return this.#afterPuts(() =>
+      this.#db.all<{ key: string }>('SELECT key FROM pages WHERE url = ?', url).map((r) => r.key),
     );
   }
 
   deleteByUrl(url: string): Promise<number> {
-    return this.#db.use(() => {
-      this.flushPuts();
-      const deleted = this.#db.write(() =>
-        this.#db.all<{ key: string }>('DELETE FROM pages WHERE url = ? RETURNING key', url),
-      );
+    void this.flushPuts();
+    return this.#db.useWrite(() => {
+      const deleted = this.#db.all<{ key: string }>('DELETE FROM pages WHERE url = ? RETURNING key', url);
       this.#hot?.deleteWhere((page) => page.url === url);
       return deleted.length;
     });
   }
 
   deleteByUrlPrefix(prefix: string, cachedBefore: number): Promise<number> {
-    return this.#db.use(() => {
-      this.flushPuts();
+    void this.flushPuts();
+    return this.#db.useWrite(() => {
       // The URLs from `prefix` up to (not including) the prefix with its last character's successor: an index range.
       const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-      const deleted = this.#db.write(() =>
-        this.#db.all<{ key: string }>(
-          'DELETE FROM pages WHERE url >= ? AND url < ? AND cached_at < ? RETURNING key',
-          prefix,
-          end,
-          cachedBefore,
-        ),
+      const deleted = this.#db.all<{ key: string }>(
+        'DELETE FROM pages WHERE url >= ? AND url < ? AND cached_at < ? RETURNING key',
+        prefix,
+        end,
+        cachedBefore,
       );
       this.#hot?.deleteWhere((page) => page.url.startsWith(prefix) && page.cachedAt < cachedBefore);
       return deleted.length;
@@ -272,21 +292,19 @@ export class SqlitePageStore implements PageStore {
   }
 
   clear(): Promise<void> {
-    return this.#db.use(() => {
-      this.flushPuts();
-      this.#db.write(() => this.#db.run('DELETE FROM pages'));
+    void this.flushPuts();
+    return this.#db.useWrite(() => {
+      this.#db.run('DELETE FROM pages');
       this.#hot?.clear();
     });
   }
 
   prune(options: { olderThan?: number; maxBytes?: number; now?: number }): Promise<number> {
-    return this.#db.use(() => {
-      this.flushPuts();
+    void this.flushPuts();
+    return this.#db.useWrite(() => {
       const cutoff = options.olderThan !== undefined ? (options.now ?? Date.now()) - options.olderThan : undefined;
-      const { aged, evicted } = this.#db.write(() => ({
-        aged: cutoff !== undefined ? this.#db.run('DELETE FROM pages WHERE cached_at < ?', cutoff) : 0,
-        evicted: options.maxBytes !== undefined ? this.#evictOldest(options.maxBytes) : [],
-      }));
+      const aged = cutoff !== undefined ? this.#db.run('DELETE FROM pages WHERE cached_at < ?', cutoff) : 0;
+      const evicted = options.maxBytes !== undefined ? this.#evictOldest(options.maxBytes) : [];
       if (cutoff !== undefined && aged > 0) this.#hot?.deleteWhere((page) => page.cachedAt < cutoff);
       for (const key of evicted) this.#hot?.delete(key);
       return aged + evicted.length;
@@ -294,16 +312,17 @@ export class SqlitePageStore implements PageStore {
   }
 
   stats(): Promise<{ entries: number; bytes: number }> {
-    return this.#db.use(() => {
-      this.flushPuts();
-      return this.#totals();
-    });
+    return this.#afterPuts(() => this.#totals());
   }
 
-  /** The database, the puts waiting committed first. */
-  #flushed(): SqliteDatabase {
-    this.flushPuts();
-    return this.#db;
+  /**
+   * The read `read` once the puts waiting are committed (at once when none is left to commit). The writes of this
+   * process run in call order, so the puts go before any write called after them without this.
+   */
+  #afterPuts<T>(read: () => T): Promise<T> {
+    const flushed = this.flushPuts();
+    if (this.#committing.size === 0) return this.#db.use(read);
+    return flushed.then(() => this.#db.use(read));
   }
 
   /** The hot copy of `key` if it still matches the database (see the class comment), else undefined. */

@@ -67,21 +67,17 @@ export class SqliteResultStore implements ResultStore {
   }
 
   addError(jobId: string, error: { url: string; code?: string; error: string }): Promise<void> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        this.#requireJob(jobId);
-        insertError(this.#db, jobId, error, Date.now());
-      }),
-    );
+    return this.#db.useWrite(() => {
+      this.#requireJob(jobId);
+      insertError(this.#db, jobId, error, Date.now());
+    });
   }
 
   addRobotsBlocked(jobId: string, url: string): Promise<void> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        this.#requireJob(jobId);
-        this.#db.run('INSERT INTO robots_blocked (job_id, url) VALUES (?, ?) ON CONFLICT DO NOTHING', jobId, url);
-      }),
-    );
+    return this.#db.useWrite(() => {
+      this.#requireJob(jobId);
+      this.#db.run('INSERT INTO robots_blocked (job_id, url) VALUES (?, ?) ON CONFLICT DO NOTHING', jobId, url);
+    });
   }
 
   robotsBlocked(jobId: string): Promise<string[]> {

@@ -21,18 +21,16 @@ export class SqliteScheduleStore implements ScheduleStore {
   }
 
   put(schedule: StoredSchedule): Promise<void> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        this.#db.run(
-          `INSERT INTO schedules (id, value, next_run_at, created_at) VALUES (?, ?, ?, ?)
+    return this.#db.useWrite(() => {
+      this.#db.run(
+        `INSERT INTO schedules (id, value, next_run_at, created_at) VALUES (?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET value = excluded.value, next_run_at = excluded.next_run_at`,
-          schedule.id,
-          schedule.value,
-          schedule.nextRunAt,
-          schedule.createdAt,
-        );
-      }),
-    );
+        schedule.id,
+        schedule.value,
+        schedule.nextRunAt,
+        schedule.createdAt,
+      );
+    });
   }
 
   get(id: string): Promise<StoredSchedule | undefined> {
@@ -49,16 +47,13 @@ export class SqliteScheduleStore implements ScheduleStore {
   }
 
   delete(id: string): Promise<boolean> {
-    return this.#db.use(() => this.#db.write(() => this.#db.run('DELETE FROM schedules WHERE id = ?', id) > 0));
+    return this.#db.useWrite(() => this.#db.run('DELETE FROM schedules WHERE id = ?', id) > 0);
   }
 
   claim(id: string, dueAt: number, nextRunAt: number): Promise<boolean> {
-    return this.#db.use(() =>
-      this.#db.write(
-        () =>
-          this.#db.run('UPDATE schedules SET next_run_at = ? WHERE id = ? AND next_run_at = ?', nextRunAt, id, dueAt) >
-          0,
-      ),
+    return this.#db.useWrite(
+      () =>
+        this.#db.run('UPDATE schedules SET next_run_at = ? WHERE id = ? AND next_run_at = ?', nextRunAt, id, dueAt) > 0,
     );
   }
 }

@@ -109,7 +109,7 @@ export class SearchBacklog {
       () => this.#db.get<{ id: number | null }>('SELECT max(doc_id) AS id FROM search_unindexed')?.id ?? null,
     );
     if (last === null) return;
-    while (await this.#db.use(() => this.#db.write(() => flushUnindexed(this.#db, DRAIN_BATCH, last)))) {
+    while (await this.#db.useWrite(() => flushUnindexed(this.#db, DRAIN_BATCH, last))) {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }

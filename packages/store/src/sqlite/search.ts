@@ -72,16 +72,16 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly #db: SqliteDatabase;
   readonly #backlog: SearchBacklog;
   /** Commits the pages' puts still waiting for the end of their turn: their texts are searchable once put. */
-  readonly #flushPuts: () => void;
+  readonly #flushPuts: () => Promise<void>;
 
-  constructor(db: SqliteDatabase, backlog: SearchBacklog, flushPuts: () => void) {
+  constructor(db: SqliteDatabase, backlog: SearchBacklog, flushPuts: () => Promise<void>) {
     this.#db = db;
     this.#backlog = backlog;
     this.#flushPuts = flushPuts;
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    await this.#db.use(this.#flushPuts);
+    await this.#flushPuts();
     // Texts still waiting for FTS5 are searched too (a page is findable as soon as it is stored).
     await this.#backlog.drain();
     const clauses = this.#where(query);
@@ -152,11 +152,9 @@ export class SqliteSearchIndex implements SearchIndex {
     return new Map(rows.map((row) => [row.url, row.time]));
   }
 
-  count(): Promise<number> {
-    return this.#db.use(() => {
-      this.#flushPuts();
-      return this.#db.get<{ n: number }>('SELECT count(*) AS n FROM search_entries')!.n;
-    });
+  async count(): Promise<number> {
+    await this.#flushPuts();
+    return this.#db.use(() => this.#db.get<{ n: number }>('SELECT count(*) AS n FROM search_entries')!.n);
   }
 }
 

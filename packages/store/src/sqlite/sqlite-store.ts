@@ -49,8 +49,9 @@ export interface SqliteStoreOptions {
    */
   hotTier?: false | { maxEntries?: number; maxBytes?: number };
   /**
-   * How long a call waits for another process's write lock before rejecting with `StoreBusyError`, in
-   * milliseconds. The wait blocks the calling thread (`node:sqlite` is synchronous).
+   * How long a write waits for another process's write lock before rejecting with `StoreBusyError`, in
+   * milliseconds. The wait is made with timers: the event loop goes on meanwhile (only opening the store, its
+   * migrations and `vacuum()` wait in SQLite, holding the thread).
    * @default 5000
    */
   busyTimeoutMs?: number;
@@ -129,7 +130,8 @@ const OPEN_ATTEMPTS = 5;
 
 /**
  * Opens (creating and migrating when needed) the on-disk store in `options.dir`, on `node:sqlite`: WAL journal,
- * `busy_timeout`, `BEGIN IMMEDIATE` for multi-statement writes. Several processes may share one directory.
+ * `BEGIN IMMEDIATE` for each call that writes, another process's lock waited for without holding the event loop.
+ * Several processes may share one directory.
  */
 // async with nothing left to wait for (node:sqlite now loads synchronously): a bad option or an unopenable file
 // still rejects the promise rather than throwing at the call.
@@ -199,6 +201,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const backlog = searchIndex ? new SearchBacklog(db, life, searchIdleMs) : undefined;
 
   const pages = new SqlitePageStore(db, hotTier, maxPageBytes, searchIndex);
+  let closing: Promise<void> | undefined;
   return {
     kind: DRIVER_NAME,
     ephemeral: false,
@@ -215,15 +218,37 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     engines: new SqliteEngineStore(db),
     counters: new SqliteCounterStore(db),
     schedules: new SqliteScheduleStore(db),
-    vacuum: () => {
+    vacuum: async () => {
+      life.assertOpen();
+      void pages.flushPuts();
+      pages.flushTouches();
+      await db.settled();
       try {
-        life.assertOpen();
-        pages.flushPuts();
-        pages.flushTouches();
-        return Promise.resolve(vacuumDatabase(db, path));
+        // VACUUM cannot run in a transaction: it waits for another process's lock in SQLite, holding the thread
+        // (a `crawlkit cache vacuum` has nothing else to answer meanwhile).
+        db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+        try {
+          return vacuumDatabase(db, path);
+        } finally {
+          db.exec('PRAGMA busy_timeout = 0');
+        }
       } catch (error) {
-        return Promise.reject(translateSqliteError(error));
+        throw translateSqliteError(error);
       }
+    },
+    writable: async () => {
+      life.assertOpen();
+      const waitedMs = await db.lockWait().catch((error: unknown) => {
+        throw translateSqliteError(error);
+      });
+      if (waitedMs <= busyTimeoutMs) return;
+      // No path: a server's /ready answers this to anyone.
+      throw new StoreBusyError(
+        `The store's writes have waited ${Math.round(waitedMs / 1000)} s for another process's write lock, more ` +
+          `than the store's busy timeout (${busyTimeoutMs / 1000} s): every write fails STORE_BUSY meanwhile. ` +
+          'Another process is writing to the same store for that long (a `crawlkit cache vacuum`, a long write): it ' +
+          'passes once that is done; else give each process its own store (--store, storeDir).',
+      );
     },
     space: async () => {
       life.assertOpen();
@@ -242,30 +267,31 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       });
       return { freeBytes: disk.bavail * disk.bsize, totalBytes: disk.blocks * disk.bsize };
     },
-    close: () => {
-      // Puts and touches waiting for their turn are committed, not lost; the texts stored since the last idle turn
-      // indexed.
-      if (!life.closed) {
-        pages.flushPuts();
-        pages.flushTouches();
-        backlog?.finish(searchCloseMs);
-      }
-      if (!life.close()) return Promise.resolve();
-      hotTier?.clear();
-      backlog?.close();
-      try {
-        db.exec('PRAGMA optimize');
-      } catch {
-        // Best effort: planner statistics only.
-      }
-      try {
-        db.close();
-        return Promise.resolve();
-      } catch (error) {
-        return Promise.reject(translateSqliteError(error));
-      }
-    },
+    close: () => (closing ??= closeStore()),
   };
+
+  async function closeStore(): Promise<void> {
+    // Puts and touches waiting for their turn are committed, not lost (the writes waiting for another process's lock
+    // wait their busy timeout at most); then the texts stored since the last idle turn are indexed.
+    if (life.closed) return;
+    void pages.flushPuts();
+    pages.flushTouches();
+    life.close();
+    await db.settled();
+    backlog?.finish(searchCloseMs);
+    hotTier?.clear();
+    backlog?.close();
+    try {
+      db.exec('PRAGMA optimize');
+    } catch {
+      // Best effort: planner statistics only.
+    }
+    try {
+      db.close();
+    } catch (error) {
+      throw translateSqliteError(error);
+    }
+  }
 }
 
 /* ------------------------------------------------------------------------------------------- Internal helpers -- */
@@ -302,7 +328,8 @@ function openDatabase(
     let raw: DatabaseSync | undefined;
     try {
       raw = connect();
-      const db = new SqliteDatabase(raw, life);
+      const db = new SqliteDatabase(raw, life, settings.busyTimeoutMs);
+      // Opening and migrating wait for another process's lock in SQLite (they run once, before anything is served).
       db.exec(`PRAGMA busy_timeout = ${settings.busyTimeoutMs}`);
       db.exec('PRAGMA journal_mode = WAL');
       db.exec(`PRAGMA synchronous = ${settings.synchronous.toUpperCase()}`);
@@ -315,6 +342,8 @@ function openDatabase(
       const from = migrate(db);
       const migrated =
         from > 0 && from < LATEST_VERSION ? { version: from, ...(copy ? { copy: copy.path } : {}) } : undefined;
+      // From here on the lock is waited for by SqliteDatabase, with timers: SQLite's wait would hold the event loop.
+      db.exec('PRAGMA busy_timeout = 0');
       return { db, created: from === 0, migrated };
     } catch (error) {
       raw?.close();

@@ -108,8 +108,8 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   add(jobId: string, tasks: TaskInput[], options?: { limit?: number; notBefore?: number }): Promise<TaskInput[]> {
-    return this.#db.use(() =>
-      this.#db.write(() => insertTasks(this.#db, jobId, tasks, options?.limit ?? Infinity, options?.notBefore ?? 0)),
+    return this.#db.useWrite(() =>
+      insertTasks(this.#db, jobId, tasks, options?.limit ?? Infinity, options?.notBefore ?? 0),
     );
   }
 
@@ -120,41 +120,38 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   claim(jobId: string, count: number, now = Date.now()): Promise<Task[]> {
-    return this.#db.use(() => {
-      if (count <= 0) return [];
-      const rows = this.#db.write(() => {
-        // The subquery picks and the update takes in one statement, under the write lock.
-        const taken = this.#db.all<TaskRow>(
-          `UPDATE tasks SET state = 'active', attempts = attempts + 1
+    if (count <= 0) return this.#db.use(() => []);
+    return this.#db.useWrite(() => {
+      // The subquery picks and the update takes in one statement, under the write lock.
+      const taken = this.#db.all<TaskRow>(
+        `UPDATE tasks SET state = 'active', attempts = attempts + 1
            WHERE job_id = ? AND seq IN (
              SELECT seq FROM tasks WHERE job_id = ? AND state = 'queued' AND not_before <= ? ORDER BY seq LIMIT ?
            )
            RETURNING seq, key, url, depth, meta, attempts, not_before`,
-          jobId,
-          jobId,
-          now,
-          count,
-        );
-        if (taken.length > 0) adjustCounts(this.#db, jobId, { queued: -taken.length, active: taken.length });
-        return taken;
-      });
-      return rows.sort((a, b) => a.seq - b.seq).map(toTask);
+        jobId,
+        jobId,
+        now,
+        count,
+      );
+      if (taken.length > 0) adjustCounts(this.#db, jobId, { queued: -taken.length, active: taken.length });
+      return taken.sort((a, b) => a.seq - b.seq).map(toTask);
     });
   }
 
   complete(jobId: string, outcome: TaskOutcome): Promise<TaskCompletion> {
-    return this.#db.use(() => this.#db.write(() => this.#complete(jobId, outcome)));
+    return this.#db.useWrite(() => this.#complete(jobId, outcome));
   }
 
   completeMany(jobId: string, outcomes: readonly TaskOutcome[]): Promise<TaskCompletion[]> {
     // One transaction: a throw for any outcome rolls back the ones before it.
-    return this.#db.use(() => {
-      if (outcomes.length === 0) {
+    if (outcomes.length === 0) {
+      return this.#db.use(() => {
         if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', jobId)) throw new JobNotFoundError(jobId);
         return [];
-      }
-      return this.#db.write(() => outcomes.map((outcome) => this.#complete(jobId, outcome)));
-    });
+      });
+    }
+    return this.#db.useWrite(() => outcomes.map((outcome) => this.#complete(jobId, outcome)));
   }
 
   /** One task's completion; call inside `write`. */
@@ -208,44 +205,38 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   release(jobId: string, key: string, notBefore = 0): Promise<void> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        const changed = this.#db.run(
-          "UPDATE tasks SET state = 'queued', not_before = ? WHERE job_id = ? AND key = ? AND state = 'active'",
-          notBefore,
-          jobId,
-          key,
-        );
-        if (changed > 0) adjustCounts(this.#db, jobId, { active: -1, queued: 1 });
-      }),
-    );
+    return this.#db.useWrite(() => {
+      const changed = this.#db.run(
+        "UPDATE tasks SET state = 'queued', not_before = ? WHERE job_id = ? AND key = ? AND state = 'active'",
+        notBefore,
+        jobId,
+        key,
+      );
+      if (changed > 0) adjustCounts(this.#db, jobId, { active: -1, queued: 1 });
+    });
   }
 
   requeueActive(jobId: string): Promise<number> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        // Without INDEXED BY the planner (no ANALYZE statistics) walks every task of the job.
-        const moved = this.#db.run(
-          "UPDATE tasks INDEXED BY tasks_state SET state = 'queued' WHERE job_id = ? AND state = 'active'",
-          jobId,
-        );
-        if (moved > 0) adjustCounts(this.#db, jobId, { active: -moved, queued: moved });
-        return moved;
-      }),
-    );
+    return this.#db.useWrite(() => {
+      // Without INDEXED BY the planner (no ANALYZE statistics) walks every task of the job.
+      const moved = this.#db.run(
+        "UPDATE tasks INDEXED BY tasks_state SET state = 'queued' WHERE job_id = ? AND state = 'active'",
+        jobId,
+      );
+      if (moved > 0) adjustCounts(this.#db, jobId, { active: -moved, queued: moved });
+      return moved;
+    });
   }
 
   dropQueued(jobId: string): Promise<number> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        const dropped = this.#db.run(
-          "UPDATE tasks INDEXED BY tasks_state SET state = 'dropped' WHERE job_id = ? AND state = 'queued'",
-          jobId,
-        );
-        if (dropped > 0) adjustCounts(this.#db, jobId, { queued: -dropped });
-        return dropped;
-      }),
-    );
+    return this.#db.useWrite(() => {
+      const dropped = this.#db.run(
+        "UPDATE tasks INDEXED BY tasks_state SET state = 'dropped' WHERE job_id = ? AND state = 'queued'",
+        jobId,
+      );
+      if (dropped > 0) adjustCounts(this.#db, jobId, { queued: -dropped });
+      return dropped;
+    });
   }
 
   counts(jobId: string): Promise<JobCounts> {
