@@ -22,7 +22,8 @@ import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
 import { refuseEngines, storeOptionSchema } from './extension-options.js';
 import { ENGINE_DEFAULTS } from './engine-defaults.js';
-import { webhookOptionsSchema, type DeliverySettings } from './webhooks/dispatcher-options.js';
+import type { DeliverySettings } from './webhooks/dispatcher-options.js';
+import { webhookOptionsSchema } from './webhooks/webhook-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {

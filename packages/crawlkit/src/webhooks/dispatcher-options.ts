@@ -1,8 +1,5 @@
 import type { UrlPolicy } from '@crawlkit/fetcher';
-import { nonNegativeInt, positiveInt } from '@crawlkit/options';
 import type { Delivery, SecretBox, Store } from '@crawlkit/store';
-import { z } from 'zod';
-
 import type { TellWarning } from '../warning-codes.js';
 
 /** The answer to one delivery POST: its status and headers (names lower-cased). */
@@ -27,18 +24,6 @@ export type PostJson = (
 
 /** Time one delivery attempt may take by default (`webhooks.timeoutMs`), in milliseconds. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
-
-/** The check of the engine's `webhooks` option (`CrawlkitOptions.webhooks`, documented there), with its defaults. */
-export const webhookOptionsSchema = z
-  .strictObject({
-    secret: z.string().min(1).optional(),
-    timeoutMs: positiveInt.default(WEBHOOK_TIMEOUT_MS),
-    closeTimeoutMs: nonNegativeInt.default(2_000),
-    maxAttempts: positiveInt.default(22),
-    retryDelayMs: positiveInt.default(1_000),
-    maxRetryDelayMs: positiveInt.default(30_000),
-  })
-  .prefault({});
 
 /** How events are delivered: the engine's `webhooks` option as resolved. */
 export interface DeliverySettings {
