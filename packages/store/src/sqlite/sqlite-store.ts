@@ -24,7 +24,7 @@ import { SqlitePageStore } from './pages.js';
 import { SqliteResultStore } from './results.js';
 import { SqliteSearchIndex } from './search.js';
 import { SearchBacklog } from './search-backlog.js';
-import { makeStoreDir, storeDirProblem } from './store-dir.js';
+import { assertWritableDir, makeStoreDir, storeDirProblem } from './store-dir.js';
 import { SqliteTaskStore } from './tasks.js';
 import { vacuumDatabase, type VacuumResult } from './vacuum.js';
 
@@ -164,6 +164,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   } catch (error) {
     throw new StoreError('STORE_OPEN_FAILED', storeDirProblem(dir, error), { cause: error });
   }
+  assertWritableDir(path);
   const { DatabaseSync } = loadSqlite();
   const life = new Lifecycle();
   const { db, created, migrated } = openDatabase(path, () => new DatabaseSync(path), life, {

@@ -1,5 +1,7 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+
+import { StoreError } from '../errors.js';
 
 /**
  * Creates `dir` and its missing parents (mode 0700), one level at a time: Node's recursive `mkdirSync` loops for ever,
@@ -40,12 +42,29 @@ const REASONS: Record<string, string> = {
   ENOENT: 'the file system there takes no new directory',
 };
 
-/** What a failure to create the store in `dir` says: why, and what to do. */
-export function storeDirProblem(dir: string, error: unknown): string {
+/**
+ * Throws `STORE_OPEN_FAILED` when SQLite could not open the store file at `path`: it keeps the write-ahead log and its
+ * index (`-wal`, `-shm`) beside the file, so a file whose directory this process cannot write, and which lacks them,
+ * fails with SQLite's "attempt to write a readonly database", which names neither the directory nor what to do.
+ */
+export function assertWritableDir(path: string): void {
+  if (existsSync(`${path}-wal`) && existsSync(`${path}-shm`)) return;
+  const dir = dirname(path);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw new StoreError('STORE_OPEN_FAILED', storeDirProblem(dir, error, true), { cause: error });
+  }
+}
+
+/** What a failure to create the store in `dir` (or to open the one there: `opening`) says: why, and what to do. */
+export function storeDirProblem(dir: string, error: unknown, opening = false): string {
   const code = (error as NodeJS.ErrnoException).code ?? '';
   const why = REASONS[code] ?? (error instanceof Error ? error.message : String(error));
   return (
-    `Cannot create the store in ${dir}: ${why}${code ? ` (${code})` : ''}. Point storeDir (--store, or ` +
-    "CRAWLKIT_STORE in the environment of a command) at a directory this process can write, or use store: 'memory'."
+    `Cannot ${opening ? 'open' : 'create'} the store in ${dir}: ${why}${code ? ` (${code})` : ''}` +
+    `${opening ? ', and SQLite writes its log (-wal, -shm files) beside the store file' : ''}. Point storeDir ` +
+    '(--store, or CRAWLKIT_STORE in the environment of a command) at a directory this process can write, or use ' +
+    "store: 'memory'."
   );
 }
