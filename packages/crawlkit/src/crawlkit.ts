@@ -203,7 +203,7 @@ export class Crawlkit extends CrawlkitEmitter {
   /** `POST /v2/map`: the URLs of a site, from sitemaps and links, without scraping contents. */
   async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
     return this.#guard(init, async (rt, signal) => {
-      const result = await chargedMap(rt.ctx, body, signal, callOf(init), rt.bus.warning.bind(rt.bus));
+      const result = await chargedMap(rt.ctx, body, signal, callOf(init), rt.bus.warning);
       if (result.success) this.#bus.charge(MAP_CREDITS, init?.tenant);
       return result;
     });

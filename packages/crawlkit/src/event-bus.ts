@@ -5,7 +5,7 @@ import { toErrorResponse } from './errors.js';
 import type { CrawlkitEmitter, CrawlkitEvents, CrawlkitListener } from './events.js';
 import type { Logger } from './logger.js';
 import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
-import type { WarningCode } from './warning-codes.js';
+import type { TellWarning } from './warning-codes.js';
 
 /** What a job's `job:started` event tells beside its id and kind: a crawl's start URL, a batch's number of URLs. */
 export interface JobStartedWhat {
@@ -88,11 +88,14 @@ export class EventBus {
     this.#emitError({ ...(jobId ? { jobId } : {}), url: '', error: response });
   }
 
-  /** Something noticed that fails no call: a warning line and the `warning` event. */
-  warning(code: WarningCode, message: string): void {
+  /**
+   * Something noticed that fails no call: a warning line and the `warning` event. Bound, so that it is handed on as
+   * it is to what tells warnings (`TellWarning`).
+   */
+  readonly warning: TellWarning = (code, message) => {
     this.#log.warn(message);
     this.#emit('warning', { code, message });
-  }
+  };
 
   /** A job was created: a crawl's start URL (its credentials removed here), a batch's number of URLs. */
   jobStarted(id: string, kind: JobKind, what: JobStartedWhat = {}): void {

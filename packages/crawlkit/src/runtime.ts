@@ -159,7 +159,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   // `cache.maxBytes` caps a memory store's pages too when it is set; unset, the memory store's own smaller default
   const memory = createMemoryStore(raw.cache?.maxBytes !== undefined ? { maxPageBytes: options.cacheMaxBytes } : {});
   const distributed = raw.backend
-    ? await (await distributedModule()).Distributed.open(raw.backend, (code, message) => bus.warning(code, message))
+    ? await (await distributedModule()).Distributed.open(raw.backend, bus.warning)
     : undefined;
   const store = await openStore(settings, memory, distributed);
   const fetcherSettings = await fetcherOptions(raw, options, urlPolicy, bus);
@@ -177,7 +177,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     normalizeUrl: (url: string) => normalizeUrl(url),
     secrets: jobSecrets(options),
     recordings: new Recordings(recordingDir(options.storeDir, store), store.ephemeral),
-    cacheWrites: new LateCacheWrites((code, message) => bus.warning(code, message)),
+    cacheWrites: new LateCacheWrites(bus.warning),
     forJob: (job) => withRecording(jobContext(ctx, fetchers, job), job),
   };
 
@@ -212,7 +212,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
       maxRetryDelayMs: options.webhooks.maxRetryDelayMs,
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
       secrets: ctx.secrets,
-      warning: (code, message) => bus.warning(code, message),
+      warning: bus.warning,
       onGiveUp: async (s, delivery, error) =>
         giveUps.tell(delivery.jobId, await recordUndelivered(s, delivery, error, ctx.secrets(s))),
       // One process sends a job's events, the holder of its lease (the Redis outbox has one leader for all jobs).
@@ -310,7 +310,7 @@ export async function closeRuntime(rt: Runtime): Promise<void> {
   await rt.distributed?.releaseWebhooks();
   await rt.ctx.fetcher.close();
   await rt.fetchers.close();
-  if (rt.givenStore) await closeGivenStore(rt.ctx.store, (code, message) => rt.bus.warning(code, message));
+  if (rt.givenStore) await closeGivenStore(rt.ctx.store, rt.bus.warning);
   else await rt.ctx.store.close();
   if (rt.memory !== rt.ctx.store) await rt.memory.close();
   await rt.distributed?.close();
@@ -337,7 +337,7 @@ export async function startWorker(rt: Runtime, options: WorkerOptions): Promise<
       completeJob: (job) => rt.jobs.completeJob(job, store),
       failJob: (job, error) => rt.jobs.failJob(job, store, error),
       internalError: (jobId, error) => rt.bus.internalError(jobId || undefined, error),
-      warning: (code, message) => rt.bus.warning(code, message),
+      warning: rt.bus.warning,
     },
     options,
   );

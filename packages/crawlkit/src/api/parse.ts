@@ -261,7 +261,7 @@ export async function parseFile(
         { ...(signal ? { signal } : {}), tenant: call.tenant },
       ),
     (done) => (done && 'success' in done && done.success ? done.credits : 0),
-    (code, message) => bus.warning(code, message),
+    bus.warning,
   );
   if ('kind' in outcome) throw new CrawlkitError('UNKNOWN_ERROR', `A parse ended ${outcome.kind}.`);
   if (!outcome.success) {

@@ -52,7 +52,7 @@ export async function scrape(
         { ...(signal ? { signal } : {}), tenant: options.tenant },
       ),
     (done) => (done?.success ? done.credits : 0),
-    (code, message) => bus.warning(code, message),
+    bus.warning,
   ).finally(() => (recordingId ? ctx.recordings.close(recordingId) : undefined));
   if (recordingId && outcome.success) outcome.document.metadata.warcFile = ctx.recordings.pathOf(recordingId);
   if (!outcome.success) {

@@ -83,7 +83,7 @@ export async function runSearch(
       searchEstimate(request, rt.ctx.fetcher),
       () => search(rt, setup, request, query.terms, signal, endsAt, call.tenant),
       (answer) => answer.creditsUsed,
-      (code, message) => rt.bus.warning(code, message),
+      rt.bus.warning,
     );
   } catch (error) {
     if (deadline.aborted && !callerSignal?.aborted) {
