@@ -13,7 +13,7 @@ export type {
   OcrOptions,
 } from './types.js';
 // OCR of scanned PDF pages and images
-export { cutOcrPdf, ocrPdf, DEFAULT_OCR_MAX_PAGES } from './ocr/pdf.js';
+export { cutPdfRead, ocrPdf, DEFAULT_OCR_MAX_PAGES, type PdfCutRead } from './ocr/pdf.js';
 export type { OcrPdfOptions, OcrPdfResult } from './ocr/pdf.js';
 export { stopOcr } from './ocr/engine.js';
 export { DocumentError, isDocumentError } from './errors.js';

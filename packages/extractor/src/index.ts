@@ -24,7 +24,7 @@ export { loadPdfParse } from './pdf/pdfjs-worker.js';
 export type { OcrLine } from './pdf/ocr-lines.js';
 export { pdfMarkdownToHtml } from './pdf/markdown-html.js';
 export { joinPages } from './pdf/structure.js';
-export type { OcrPageRead, PdfContent, PdfHead, PdfOptions, PdfRead } from './pdf/extract-pdf.js';
+export type { OcrPageRead, PdfContent, PdfHead, PdfOptions, PdfRead, PdfTextPass } from './pdf/extract-pdf.js';
 export type { Line as PdfLine } from './pdf/layout.js';
 export { parseHtml } from './dom/parse.js';
 export { htmlToPlainText } from './plain-text.js';

@@ -2,18 +2,17 @@
  * The CPU-bound work of a page, as calls of plain data: what the main thread sends to the extraction pool's worker
  * threads, and what comes back. Strings, plain objects and byte arrays cross; DOMs never do.
  */
-import { cutOcrPdf } from '@crawlkit/documents';
-import { cutPdf, diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor';
+import { cutPdfRead, type PdfCutRead } from '@crawlkit/documents';
+import { diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor';
 import { judgeRendering, type JudgedPage, type RenderVerdict } from '@crawlkit/fetcher/analysis';
 import { readSitemap, type SitemapBody, type SitemapDocument } from '@crawlkit/frontier';
 
 import type { MapScope, PageLinks } from '../api/map-links.js';
 import { pageLinks } from '../api/page-links.js';
 import { isErrorCode } from '../error-codes.js';
-import { extractPageInput, inputDocument, pdfContentExtraction, plainTextExtraction } from './extract-page.js';
-import type { PdfCutRead } from './pdf-progress.js';
+import { extractPageInput, inputDocument, pdfModeExtraction, plainTextExtraction } from './extract-page.js';
 import type { CallRun } from './call-times.js';
-import type { Extraction, ExtractionRequest } from './extraction.js';
+import type { Extraction, ExtractionRequest, PdfMode } from './extraction.js';
 import { summarizeExtractive } from './extractive-summary.js';
 
 export type ExtractionCall =
@@ -21,8 +20,11 @@ export type ExtractionCall =
   | ({ kind: 'extract' } & ExtractionRequest)
   /** The fallback rendering of a page whose extraction was cut: linear, no DOM. */
   | ({ kind: 'plainText' } & ExtractionRequest)
-  /** A PDF whose worker was stopped mid-page past the budget: the pages it had read (`pdf-progress.ts`). */
-  | ({ kind: 'pdfCut'; budgetMs?: number } & PdfCutRead)
+  /**
+   * A PDF whose worker was stopped past the budget: what it had read (`pdf-progress.ts`), composed as its parse in
+   * `mode` would have answered it.
+   */
+  | ({ kind: 'pdfCut'; budgetMs?: number; mode: PdfMode } & PdfCutRead)
   /** The render judge's verdict on a page fetched over HTTP: whether it needs the browser. */
   | { kind: 'judge'; page: JudgedPage; countAll?: boolean }
   /**
@@ -93,11 +95,8 @@ export async function runCall(call: ExtractionCall): Promise<CallResults[Extract
       return withoutInput(call, await extractPageInput(call));
     case 'plainText':
       return withoutInput(call, plainTextExtraction(call));
-    case 'pdfCut': {
-      const { head, pages, ocr } = call;
-      const content = ocr ? cutOcrPdf(head, pages, ocr, ocr.read) : cutPdf(head, pages);
-      return pdfContentExtraction(content, call.budgetMs);
-    }
+    case 'pdfCut':
+      return pdfModeExtraction(cutPdfRead(call, call.mode), call.mode, call.budgetMs);
     case 'judge':
       return judgeRendering(call.page, { countAll: call.countAll });
     case 'judgeAndExtract': {

@@ -23,7 +23,7 @@ import { budgetCutWarning, documentExtraction } from './document-extraction.js';
 import { emptyPdfWarning } from './empty-pdf.js';
 import { markdownText } from '../search/markdown-text.js';
 import { pdfReadReporter } from './pdf-progress.js';
-import type { Extraction, ExtractionInput, ExtractionRequest, ExtractionSettings } from './extraction.js';
+import type { Extraction, ExtractionInput, ExtractionRequest, ExtractionSettings, PdfMode } from './extraction.js';
 
 type TextInput = Pick<ExtractionInput, 'text' | 'charset' | 'body' | 'undecodedText' | 'contentType'>;
 
@@ -89,6 +89,15 @@ async function pdfExtraction({ page, settings, budgetMs }: ExtractionRequest): P
   };
   // `auto` reads by OCR only the pages without a text layer: a PDF that has one costs what it did without OCR
   const pdf = mode === 'fast' ? await extractPdf(body, limits) : await ocrPdf(body, { ...limits, mode });
+  return pdfModeExtraction(pdf, mode, budgetMs);
+}
+
+/** A PDF's extraction from its content as read in `mode`, with the warning of a PDF that gave no text. */
+export function pdfModeExtraction(
+  pdf: PdfContent & { ocrPages?: number },
+  mode: PdfMode,
+  budgetMs: number | undefined,
+): Extraction {
   const empty = emptyPdfWarning(pdf, mode);
   return pdfContentExtraction(empty ? { ...pdf, warnings: [...pdf.warnings, empty] } : pdf, budgetMs);
 }

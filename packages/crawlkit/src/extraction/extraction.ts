@@ -45,6 +45,9 @@ export interface ExtractionNeeds {
   attributes?: AttributeSelector[];
 }
 
+/** Which pages of a PDF are read by OCR: none (`fast`), those without a text layer (`auto`), all (`ocr`). */
+export type PdfMode = 'fast' | 'auto' | 'ocr';
+
 /**
  * How to extract a page: what to compute (the formats' needs) and the content options of the request. Plain data:
  * also the memo's fingerprint of a request's extraction (two requests with the same settings get the same result).
@@ -59,7 +62,7 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
    */
   markdownRawHtml?: true;
   /** PDF parsing: `false` returns the file as base64; `mode` (absent: `auto`) says which pages are read by OCR. */
-  pdf: false | { maxPages?: number; mode?: 'fast' | 'auto' | 'ocr' };
+  pdf: false | { maxPages?: number; mode?: PdfMode };
   /** Whether images are read by OCR (the `image` parser). */
   ocrImages: boolean;
   /** Also collect every link of the whole page (crawl discovery), and its canonical URL. */

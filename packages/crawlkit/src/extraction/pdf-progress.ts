@@ -6,19 +6,10 @@
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 
-import type { OcrPageRead, PdfHead, PdfLine, PdfRead } from '@crawlkit/extractor';
+import type { PdfCutRead } from '@crawlkit/documents';
+import type { PdfRead } from '@crawlkit/extractor';
 
 import type { ExtractionRequest } from './extraction.js';
-
-/**
- * What a PDF's worker had read when it was stopped: its head and the pages it finished, if it did not finish all; or,
- * stopped in its OCR, every page's text layer and the pages OCR had read (`ocr`).
- */
-export interface PdfCutRead {
-  head: PdfHead;
-  pages: PdfLine[][];
-  ocr?: { pages: number[]; warnings: string[]; read: OcrPageRead[] };
-}
 
 /** The main thread's end of a PDF call's ports: one per attempt (a port crosses to one worker only). */
 export class PdfProgress {
@@ -40,26 +31,26 @@ export class PdfProgress {
   }
 
   /**
-   * What the stopped worker read: undefined when it had no page yet, or had read them all (it was past them) and was
-   * not reading any by OCR.
+   * What the stopped worker had read: undefined when it had no page yet. Stopped after its text pass (`done`: while
+   * it composed the pages, or chose or read those for OCR), every page is there.
    */
   read(): PdfCutRead | undefined {
     const port = this.#port;
     if (!port) return undefined;
-    let head: PdfHead | undefined;
-    const pages: PdfLine[][] = [];
-    let done = false;
+    let head: PdfCutRead['head'] | undefined;
+    const pages: PdfCutRead['pages'] = [];
+    let done: PdfCutRead['done'];
     let ocr: PdfCutRead['ocr'];
     for (let message = receiveMessageOnPort(port); message; message = receiveMessageOnPort(port)) {
       const read = message.message as PdfRead;
       if ('head' in read) head = read.head;
       else if ('page' in read) pages.push(read.page);
-      else if ('done' in read) done = true;
+      else if ('done' in read) done = read.done;
       else if ('ocr' in read) ocr = { ...read.ocr, read: [] };
       else ocr?.read.push(read.ocrPage);
     }
-    if (done && !ocr) return undefined;
-    return head && pages.length > 0 ? { head, pages, ...(ocr ? { ocr } : {}) } : undefined;
+    if (!head || pages.length === 0) return undefined;
+    return { head, pages, ...(done ? { done } : {}), ...(ocr ? { ocr } : {}) };
   }
 
   close(): void {

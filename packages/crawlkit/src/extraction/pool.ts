@@ -170,7 +170,10 @@ export class ExtractionPool {
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
       const read = progress?.read();
-      if (read) return this.run({ kind: 'pdfCut', ...read, budgetMs: request.budgetMs! }, signal ? { signal } : {});
+      if (read) {
+        const mode = request.settings.pdf ? (request.settings.pdf.mode ?? 'auto') : 'auto';
+        return this.run({ kind: 'pdfCut', ...read, mode, budgetMs: request.budgetMs! }, signal ? { signal } : {});
+      }
       const cut = budgetCut(request);
       if (cut) throw cut;
       return this.run({ kind: 'plainText', ...request }, signal ? { signal } : {});

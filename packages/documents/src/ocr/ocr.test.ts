@@ -19,7 +19,7 @@ import {
   screenshotPng,
 } from '../__fixtures__/writers.js';
 import { OCR_DATA_RANGE, ocrRecognizer, recognize, stopOcr } from './engine.js';
-import { cutOcrPdf, ocrPdf } from './pdf.js';
+import { cutOcrPdf, cutPdfRead, ocrPdf } from './pdf.js';
 
 const run = promisify(execFile);
 
@@ -147,6 +147,25 @@ describe('OCR', () => {
     expect(cut.pageMarkdown[1]).toBe('Text layer page two');
     expect(cut.warnings).toEqual(['Only 1 of 2 PDF pages were read by OCR before the time ran out.']);
     expect(cut).toMatchObject({ numPages: 2, ocrPages: 1, timedOut: true });
+    // stopped after its text pass, before OCR began (composing the pages): every page's text layer, and the pages the
+    // mode reads by OCR said unread for the time, not dropped in silence
+    const done = told.flatMap((read) => ('done' in read ? [read.done] : []))[0]!;
+    expect(done).toEqual({ warnings: [], timedOut: false });
+    for (const [mode, unread] of [
+      ['ocr', 2],
+      ['auto', 1],
+    ] as const) {
+      const stopped = cutPdfRead({ head, pages, done }, mode);
+      expect(stopped.pageMarkdown[1]).toBe('Text layer page two');
+      expect(stopped.warnings).toEqual([`Only 0 of ${unread} PDF pages were read by OCR before the time ran out.`]);
+      expect(stopped).toMatchObject({ numPages: 2, ocrPages: 0, timedOut: true });
+    }
+    expect(cutPdfRead({ head, pages, done }, 'fast')).toMatchObject({
+      numPages: 2,
+      warnings: [],
+      markdown: 'Text layer page two',
+    });
+    expect(cutPdfRead({ head, pages, done }, 'fast').timedOut).toBeUndefined();
   });
 
   it('attempts no network access: the model comes from the npm package', async () => {

@@ -18,6 +18,7 @@ import {
   pageToMarkdown,
   type PdfContent,
   type PdfOptions,
+  type PdfTextPass,
 } from '@crawlkit/extractor';
 
 import { DocumentError, isDocumentError } from '../errors.js';
@@ -46,19 +47,8 @@ export interface OcrPdfResult extends PdfContent {
 export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<OcrPdfResult> {
   const { mode, maxOcrPages = DEFAULT_OCR_MAX_PAGES, ...pdfOptions } = options;
   const text = await extractPdf(data, pdfOptions);
-  const wanted = text.pageMarkdown
-    .map((markdown, index) => ({ markdown, page: index + 1 }))
-    .filter(({ markdown }) => mode === 'ocr' || markdown.trim() === '')
-    .map(({ page }) => page);
-  if (wanted.length === 0) return { ...text, ocrPages: 0 };
-  const warnings = [...text.warnings];
-  const chosen = wanted.slice(0, maxOcrPages);
-  if (wanted.length > chosen.length) {
-    warnings.push(
-      `Only ${chosen.length} of the ${wanted.length} PDF pages to read by OCR were read (the OCR page cap); raise ` +
-        '`maxOcrPages` to read more.',
-    );
-  }
+  const { pages: chosen, warnings } = ocrPlan(text, mode, maxOcrPages);
+  if (chosen.length === 0) return { ...text, ocrPages: 0 };
   options.onRead?.({ ocr: { pages: chosen, warnings } });
   const { PDFParse } = await loadPdfParse();
   // a copy: pdf.js takes over the buffer it parses
@@ -117,6 +107,41 @@ const ocrSkippedWarning = (pages: number): string =>
   "not read by OCR: OCR's English language data, the @tesseract.js-data/eng package, is not installed. To read " +
   `scanned pages, install it beside crawlkit: ${OCR_DATA_INSTALL}`;
 
+/** The pages a PDF's parse is to read by OCR, and its warnings so far (`PdfRead`'s `ocr`). */
+interface OcrPlan {
+  pages: number[];
+  warnings: string[];
+}
+
+/**
+ * What a PDF's parse had told (`PdfOptions.onRead`) when its thread was stopped past the deadline: its head and the
+ * pages it finished; `done`, the end of its text pass; `ocr`, the pages it went on to read by OCR and those it read.
+ */
+export interface PdfCutRead {
+  head: PdfHead;
+  pages: PdfLine[][];
+  done?: PdfTextPass;
+  ocr?: OcrPlan & { read: OcrPageRead[] };
+}
+
+/**
+ * The content of a PDF whose thread was stopped past its deadline, from what its parse had told (`read`), as the
+ * parse in `mode` would have answered it with the time it had: the pages read; stopped after its text pass but before
+ * OCR began (composing the pages, choosing those to read), the pages `mode` reads by OCR said unread for the time.
+ */
+export function cutPdfRead(
+  { head, pages, done, ocr }: PdfCutRead,
+  mode: OcrPdfOptions['mode'] | 'fast',
+  maxOcrPages = DEFAULT_OCR_MAX_PAGES,
+): PdfContent & { ocrPages?: number } {
+  if (ocr) return cutOcrPdf(head, pages, ocr, ocr.read);
+  const text = cutPdf(head, pages, done);
+  if (!done || mode === 'fast') return text;
+  const plan = ocrPlan(text, mode, maxOcrPages);
+  if (plan.pages.length === 0) return { ...text, ocrPages: 0 };
+  return withOcrPages({ ...text, warnings: plan.warnings }, plan.pages, [], true);
+}
+
 /**
  * The content of a PDF whose thread was stopped in its OCR past the deadline (a page rendered in one run, where the
  * deadline cannot be checked), from what `onRead` was told before: the text layer of every page, and the pages read by
@@ -128,7 +153,24 @@ export function cutOcrPdf(
   ocr: { pages: number[]; warnings: string[] },
   read: OcrPageRead[],
 ): OcrPdfResult {
-  return withOcrPages(cutPdf(head, pages, { warnings: ocr.warnings }), ocr.pages, read, true);
+  return withOcrPages(cutPdf(head, pages, { warnings: ocr.warnings, timedOut: false }), ocr.pages, read, true);
+}
+
+/** The pages of a PDF's text pass that `mode` reads by OCR, within the cap, and its warnings with the cap's. */
+function ocrPlan(text: PdfContent, mode: OcrPdfOptions['mode'], maxOcrPages: number): OcrPlan {
+  const wanted = text.pageMarkdown
+    .map((markdown, index) => ({ markdown, page: index + 1 }))
+    .filter(({ markdown }) => mode === 'ocr' || markdown.trim() === '')
+    .map(({ page }) => page);
+  const warnings = [...text.warnings];
+  const pages = wanted.slice(0, maxOcrPages);
+  if (wanted.length > pages.length) {
+    warnings.push(
+      `Only ${pages.length} of the ${wanted.length} PDF pages to read by OCR were read (the OCR page cap); raise ` +
+        '`maxOcrPages` to read more.',
+    );
+  }
+  return { pages, warnings };
 }
 
 /** `text` with the pages of `chosen` read by OCR (`recognized`) in place of their text layer. */

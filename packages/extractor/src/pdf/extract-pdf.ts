@@ -91,6 +91,12 @@ export interface OcrPageRead {
   text: string;
 }
 
+/** The end of a PDF's text pass as `onRead` is told it: its warnings, and whether its deadline cut it. */
+export interface PdfTextPass {
+  warnings: string[];
+  timedOut: boolean;
+}
+
 /**
  * What `PdfOptions.onRead` is told: plain data, which crosses to another thread. After `done`, a parse that goes on
  * to OCR tells `ocr` (the pages it is to read by OCR, and the warnings so far), then each `ocrPage` it read.
@@ -98,7 +104,7 @@ export interface OcrPageRead {
 export type PdfRead =
   | { head: PdfHead }
   | { page: Line[] }
-  | { done: true }
+  | { done: PdfTextPass }
   | { ocr: { pages: number[]; warnings: string[] } }
   | { ocrPage: OcrPageRead };
 
@@ -241,12 +247,12 @@ function composePdf(head: PdfHead, pages: Line[][], warnings: string[], timedOut
 }
 
 /**
- * The content of a PDF whose parse was stopped mid-page past its deadline (its thread stopped), from what `onRead`
- * was told before: the pages read, with the warning a cut between pages gives. `done`: the text pass had ended (the
- * parse was stopped in its OCR), with these warnings of its own.
+ * The content of a PDF whose thread was stopped past its deadline, from what `onRead` was told before: the pages read,
+ * with the warning a cut between pages gives. `done`: the text pass had ended (the thread was stopped composing its
+ * pages, or in its OCR), as it told its end.
  */
-export function cutPdf(head: PdfHead, pages: Line[][], done?: { warnings: string[] }): PdfContent {
-  if (done) return composePdf(head, pages, done.warnings, false);
+export function cutPdf(head: PdfHead, pages: Line[][], done?: PdfTextPass): PdfContent {
+  if (done) return composePdf(head, pages, done.warnings, done.timedOut);
   return composePdf(head, pages, [timedOutWarning(pages.length, head.totalPages)], true);
 }
 
@@ -317,13 +323,14 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
       options.onRead?.({ page: lines });
       parsed++;
     }
-    options.onRead?.({ done: true });
     if (parsed === allowed && allowed < total && options.maxPages === undefined) {
       warnings.push(
         `Only the first ${parsed} of ${total} PDF pages were parsed (the default page cap); set parsers: ` +
           `[{ type: 'pdf', maxPages }] to parse up to ${PDF_MAX_PAGES_LIMIT}.`,
       );
     }
+    // told before the pages are composed: a thread stopped while it composes them still has every page read
+    options.onRead?.({ done: { warnings: [...warnings], timedOut } });
     return composePdf(head, pages, warnings, timedOut);
   } catch (error) {
     if (error instanceof ExtractorError) throw error;
