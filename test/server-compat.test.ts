@@ -211,6 +211,12 @@ describe('the v1 API, translated to v2 and back', () => {
     expect(data.metadata.cacheState).toBeUndefined();
     const unknown = await post('/v1/scrape', { url: stack.page('/'), formats: ['nope'] });
     expect(unknown.status).toBe(400);
+    // a key v1 does not know names v1's documentation, not v2's
+    const strange = await post('/v1/scrape', { url: stack.page('/'), formatz: ['markdown'] });
+    expect(strange.status).toBe(400);
+    expect(strange.body.error).toBe(
+      'Unrecognized key in body -- please review the v1 API documentation for request body changes (unknown: formatz)',
+    );
   });
 
   it('POST /v1/map answers links as strings', async () => {

@@ -38,6 +38,7 @@ export {
 } from './errors.js';
 export type { CrawlkitCodedError } from './errors.js';
 export { ERROR_CODES, httpStatusOf, isErrorCode } from './error-codes.js';
+export { unrecognizedKeysSentence } from './v2/parse.js';
 export type { CrawlkitErrorCode, ErrorCodeInfo } from './error-codes.js';
 export type {
   ScrapeRequestInput,

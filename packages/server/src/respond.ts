@@ -1,4 +1,4 @@
-import { httpStatusOf, type CrawlkitErrorCode, type ErrorResponse } from 'crawlkit';
+import { httpStatusOf, unrecognizedKeysSentence, type CrawlkitErrorCode, type ErrorResponse } from 'crawlkit';
 import type { FastifyReply } from 'fastify';
 
 function isErrorResponse(value: object): value is ErrorResponse {
@@ -10,8 +10,7 @@ export function v2Error(code: CrawlkitErrorCode, error: string, details?: unknow
   return details === undefined ? { success: false, code, error } : { success: false, code, error, details };
 }
 
-/** Upstream's `error` for an unknown key (reference §1). */
-const UNRECOGNIZED = 'Unrecognized key in body -- please review the v2 API documentation for request body changes';
+const UNRECOGNIZED = unrecognizedKeysSentence();
 
 interface Issue {
   code: string;
@@ -71,7 +70,13 @@ export function errorCodeOf(reply: FastifyReply): string | undefined {
  */
 export function send(reply: FastifyReply, result: object): FastifyReply {
   if (!isErrorResponse(result)) return reply.code(200).send(result);
-  return sendError(reply, httpStatusOf(result.code), result.code, upstreamShape(result));
+  return sendError(reply, httpStatusOf(result.code), result.code, inVersionWords(reply, upstreamShape(result)));
+}
+
+/** A v1 route's 400 for an unknown key names the v1 documentation, as upstream's v1 API does. */
+function inVersionWords(reply: FastifyReply, body: ErrorResponse): ErrorResponse {
+  if (!reply.request.url.startsWith('/v1/') || !body.error.startsWith(UNRECOGNIZED)) return body;
+  return { ...body, error: unrecognizedKeysSentence('v1') + body.error.slice(UNRECOGNIZED.length) };
 }
 
 /** The connection closes once the answer is written, whatever is left of the request's body. */

@@ -5,7 +5,11 @@ import { renamedKeysHint } from './renamed-keys.js';
 import { toldIssue } from './told-issue.js';
 import type { ErrorResponse } from './types.js';
 
-const UNRECOGNIZED_KEYS = 'Unrecognized key in body -- please review the v2 API documentation for request body changes';
+/** Upstream's `error` for a body with a key its API version does not know (reference §1; v1 names its own docs). */
+export const unrecognizedKeysSentence = (version: 'v1' | 'v2' = 'v2'): string =>
+  `Unrecognized key in body -- please review the ${version} API documentation for request body changes`;
+
+const UNRECOGNIZED_KEYS = unrecognizedKeysSentence();
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: ErrorResponse };
 
