@@ -65,6 +65,29 @@ describe('OCR', () => {
     expect(message).toMatch(/The image could not be read by OCR: .*(damaged|decode)/);
   });
 
+  it('refuses a cut or damaged PNG before its decoder sees it, keeping the recognizer for the next image', async () => {
+    const png = screenshotPng();
+    await convertDocument({ bytes: png, contentType: 'image/png' }, { images: true });
+    expect(ocrRecognizer()).toBe('started');
+    const header = new Uint8Array(png);
+    header[20] ^= 0xff; // the width: IHDR's checksum no longer matches (libpng: "IHDR: CRC error" on stderr)
+    const data = new Uint8Array(png);
+    data.fill(0x55, 60, data.length - 12);
+    for (const [bytes, why] of [
+      [
+        png.subarray(0, png.length / 2),
+        /the PNG is damaged \(the file ends inside its IDAT chunk \(a cut download\?\)\)/,
+      ],
+      [header, /the PNG is damaged \(its IHDR chunk's checksum does not match its content\)/],
+      [data, /the PNG is damaged \(its IDAT chunk's checksum does not match its content\)/],
+    ] as const) {
+      const failure = await convertDocument({ bytes, contentType: 'image/png' }, { images: true }).catch((e) => e);
+      expect(failure).toMatchObject({ code: 'SCRAPE_OCR_FAILED', message: expect.stringMatching(why) });
+      // the decoder never saw it: a refused image stopped the recognizer, and the next image waited for a new one
+      expect(ocrRecognizer()).toBe('started');
+    }
+  });
+
   it('reads the page without a text layer in auto mode, every page in ocr mode', async () => {
     const pdf = await makeScannedPdf();
     const auto = await ocrPdf(pdf, { mode: 'auto' });
