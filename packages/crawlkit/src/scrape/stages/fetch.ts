@@ -1,4 +1,11 @@
-import type { JudgedPage, JudgeOptions, PageRequest, RenderVerdict, UndecodedText } from '@crawlkit/fetcher';
+import {
+  redactUrl,
+  type JudgedPage,
+  type JudgeOptions,
+  type PageRequest,
+  type RenderVerdict,
+  type UndecodedText,
+} from '@crawlkit/fetcher';
 
 import { CrawlkitError } from '../../errors.js';
 import { recorder } from '../../record/job-recording.js';
@@ -6,6 +13,7 @@ import type { Extraction, ExtractionRequest } from '../../extraction/extraction.
 import { afterFetch, fetchError, shapeFetch } from '../../formats/registry.js';
 import { extractionInput, scrapeExtractionSettings } from '../extraction-settings.js';
 import { fetchedPage } from '../fetched-page.js';
+import { redirectWithoutTargetNote } from '../redirect-note.js';
 import type { EngineAdvice, FetchedState, ScrapeStage, ScrapeState } from '../scrape-state.js';
 import { extractionWatch } from '../timings.js';
 
@@ -113,6 +121,8 @@ export const fetchStage: ScrapeStage = {
     if (result.verdict?.extraction) state.judgedExtraction = result.verdict.extraction;
     const page = fetchedPage(result);
     state.page = page;
+    const redirect = redirectWithoutTargetNote(page.status, page.headers);
+    if (redirect) state.ctx.warning('REDIRECT_WITHOUT_LOCATION', `${redactUrl(page.url)}: ${redirect}`);
     afterFetch(state as FetchedState);
   },
 };
