@@ -20,7 +20,10 @@ interface ModelCall {
  * other pages) is told so, not told that it is too large.
  */
 export class Deadline {
+  /** The page's `timeout`, as its messages name it. */
   readonly timeoutMs: number;
+  /** What this attempt has of it: the whole, less what a job's earlier attempts of the page took. */
+  readonly budgetMs: number;
   /** Aborted when the timeout passes or the caller's signal aborts. */
   readonly signal: AbortSignal;
   readonly #abort = new AbortController();
@@ -51,8 +54,9 @@ export class Deadline {
   /** What the model tasks were doing when the timer fired (they end, aborted, before the message is asked for). */
   #modelAtExpiry: string | undefined;
 
-  constructor(timeoutMs: number, caller?: AbortSignal) {
+  constructor(timeoutMs: number, caller?: AbortSignal, spentMs = 0) {
     this.timeoutMs = timeoutMs;
+    this.budgetMs = Math.max(1, timeoutMs - spentMs);
     this.#caller = caller;
     this.signal = this.#abort.signal;
     // A listener on the caller's signal, not `AbortSignal.any`: a job's signal outlives its thousands of pages, and
@@ -64,7 +68,7 @@ export class Deadline {
       caller.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
     this.#armedAt = performance.now();
-    this.#arm(timeoutMs);
+    this.#arm(this.budgetMs);
   }
 
   /** Whether the scrape stopped because its timeout passed (not because its caller aborted it). */
@@ -82,7 +86,17 @@ export class Deadline {
     if (this.#caller?.aborted) return false;
     if (this.#expired) return true;
     if (this.#suspended || this.#pausedAt !== undefined) return false;
-    return performance.now() - this.#armedAt >= this.timeoutMs - 1;
+    return performance.now() - this.#armedAt >= this.budgetMs - 1;
+  }
+
+  /**
+   * The page's time this attempt took so far: from when its time started (after its host's slot) to now, its waits
+   * for shared slots (the browser's pages, the model's) left out; its whole budget once it timed out.
+   */
+  get usedMs(): number {
+    if (this.#expired) return this.budgetMs;
+    if (this.#suspended) return 0;
+    return Math.min(this.budgetMs, Math.max(0, (this.#pausedAt ?? performance.now()) - this.#armedAt));
   }
 
   /** The time from now is no part of the page (a wait for its host's slot): the timer does not expire it. */
@@ -98,7 +112,7 @@ export class Deadline {
     this.#suspended = false;
     this.#started = Date.now();
     this.#armedAt = performance.now();
-    if (this.#timer === undefined) this.#arm(this.timeoutMs);
+    if (this.#timer === undefined) this.#arm(this.budgetMs);
   }
 
   /**
@@ -194,7 +208,7 @@ export class Deadline {
     }
     this.#armedAt += now - this.#pausedAt!;
     this.#pausedAt = undefined;
-    if (this.#timer === undefined && !this.#suspended) this.#arm(Math.max(0, this.#armedAt + this.timeoutMs - now));
+    if (this.#timer === undefined && !this.#suspended) this.#arm(Math.max(0, this.#armedAt + this.budgetMs - now));
   }
 
   /**
@@ -252,7 +266,7 @@ export class Deadline {
     this.#timer = undefined;
     // Armed again when the page's time goes on: whole after its host's slot, what is left after the model's slots.
     if (this.#suspended || this.#pausedAt !== undefined) return;
-    const left = this.#armedAt + this.timeoutMs - performance.now();
+    const left = this.#armedAt + this.budgetMs - performance.now();
     if (left > 0) {
       this.#arm(left);
       return;

@@ -27,7 +27,7 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
   const { request } = state;
   const page: PageRequest<ExtractingVerdict> = {
     url: request.url,
-    timeoutMs: state.deadline.timeoutMs,
+    timeoutMs: state.deadline.budgetMs,
     skipTlsVerification: request.skipTlsVerification,
     signal: state.signal,
     // The page's bytes go to the extraction worker, which decodes them: the main thread makes no page-sized string.
