@@ -98,6 +98,12 @@ export interface PageRequest<V extends RenderVerdict = RenderVerdict> extends Om
    * @default undefined
    */
   onAnswer?: (answer: PageAnswer) => void;
+  /**
+   * Called when the browser starts the page's `actions` (after its load and waits): a caller's timeout then says
+   * the page was running them. Synchronous; it must not throw.
+   * @default undefined
+   */
+  onActions?: () => void;
 }
 
 /** What `PageRequest.onAnswer` is told of a page's answer. */

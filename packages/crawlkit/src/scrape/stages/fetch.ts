@@ -37,6 +37,7 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
     blockAds: request.blockAds,
     proxy: request.proxy,
     browserSlot: state.deadline.browserSlot(),
+    onActions: state.deadline.actions,
   };
   if (request.fastMode) page.renderIfNeeded = false;
   if (advice.hostNeeds) page.hostNeeds = advice.hostNeeds;
