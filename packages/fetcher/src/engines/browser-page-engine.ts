@@ -42,7 +42,7 @@ export class BrowserPageEngine implements PageEngine {
     const browserRequest: BrowserFetchRequest = {
       url: request.url,
       timeoutMs: remaining(call.deadline),
-      statedTimeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      statedTimeoutMs: request.statedTimeoutMs ?? request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       skipTlsVerification: request.skipTlsVerification ?? true,
       mobile: request.mobile ?? false,
       waitFor: request.waitFor ?? 0,

@@ -39,6 +39,8 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
     browserSlot: state.deadline.browserSlot(),
     onActions: state.deadline.actions,
   };
+  // A retried page has what its earlier attempts left of its timeout: the browser's messages name the whole.
+  if (state.deadline.budgetMs < state.deadline.timeoutMs) page.statedTimeoutMs = state.deadline.timeoutMs;
   if (request.fastMode) page.renderIfNeeded = false;
   if (advice.hostNeeds) page.hostNeeds = advice.hostNeeds;
   if (advice.checkEngines) page.checkEngines = true;
