@@ -19,6 +19,8 @@ beforeAll(async () => {
     '/slow2': (_req, res) => void setTimeout(() => sendPage(res, 'Slow 2', '<p>Two.</p>'), 900),
     '/fast': (_req, res) => sendPage(res, 'Fast', '<p>Three.</p>'),
     '/hang': () => undefined,
+    '/in-600ms': (_req, res) => void setTimeout(() => sendPage(res, 'In 600 ms', '<p>Late.</p>'), 600),
+    '/in-1200ms': (_req, res) => void setTimeout(() => sendPage(res, 'In 1200 ms', '<p>Later.</p>'), 1_200),
   });
   ck = new Crawlkit({ store: 'memory', engine: 'http' });
 });
@@ -55,5 +57,44 @@ describe("a page's time", () => {
     const response = (await ck.scrape({ url: `${site.url}/hang`, timeout: 1_000 })) as ErrorResponse;
     expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
     expect(response.error).toBe('Scrape timed out after 1000 ms while fetching the page.');
+  });
+});
+
+describe("a direct scrape's timeout covers the call as a whole", () => {
+  /** An engine of one scrape slot, held by a scrape of `path` meanwhile. */
+  async function slotHeldBy(path: string, timeout: number) {
+    const one = new Crawlkit({ store: 'memory', engine: 'http', concurrency: 1 });
+    const holder = one.scrape({ url: `${site.url}${path}`, timeout });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return { one, holder };
+  }
+
+  it('waits two thirds of it for a slot at most, and says it was waiting for one', async () => {
+    const { one, holder } = await slotHeldBy('/hang', 3_000);
+    try {
+      const at = performance.now();
+      const response = (await one.scrape({ url: `${site.url}/fast`, timeout: 1_500 })) as ErrorResponse;
+      expect(performance.now() - at).toBeLessThan(1_400);
+      expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+      expect(response.error).toMatch(
+        /^Scrape timed out after 1500 ms while waiting for a scrape slot: it waited \d+ ms/,
+      );
+    } finally {
+      await holder;
+      await one.close();
+    }
+  });
+
+  it('and the scrape has what the wait left of it', async () => {
+    const { one, holder } = await slotHeldBy('/in-600ms', 3_000);
+    try {
+      // About 550 ms in line, then a page that takes 1200 ms: past the 1500 ms of the call.
+      const response = (await one.scrape({ url: `${site.url}/in-1200ms`, timeout: 1_500 })) as ErrorResponse;
+      expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+      expect(response.error).toBe('Scrape timed out after 1500 ms while fetching the page.');
+    } finally {
+      await holder;
+      await one.close();
+    }
   });
 });

@@ -12,6 +12,18 @@ import type { LlmProgress } from '../llm/llm-service.js';
  */
 const SPENT_TOLERANCE_MS = 5;
 
+/** The share of a direct scrape's `timeout` it may spend waiting for one of the engine's slots (reference §3.3). */
+export const SLOT_WAIT_SHARE = 2 / 3;
+
+/** What a direct scrape that waited its share of its `timeout` for a slot says: the stage its time passed in. */
+export function slotWaitTimeoutMessage(timeoutMs: number, waitedMs: number): string {
+  return (
+    `Scrape timed out after ${timeoutMs} ms while waiting for a scrape slot: it waited ${Math.round(waitedMs)} ms, ` +
+    'the two thirds of its `timeout` a scrape may wait, while the engine ran as many scrapes as its `concurrency` ' +
+    'allows. Raise `timeout`, send fewer scrapes at once, or raise `concurrency` in `new Crawlkit()`.'
+  );
+}
+
 /** A model call answering: when it started, and the wait before its retry if it is in one. */
 interface ModelCall {
   since: number;

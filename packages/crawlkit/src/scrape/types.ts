@@ -29,8 +29,9 @@ export interface PageScrapeContext {
    */
   retriedStatus?: (status: number) => boolean;
   /**
-   * The page's time a job's earlier attempts of it took (it fetches a page again after a dropped connection or a
-   * 429/503), back-off waits included: the page's `timeout` bounds them all, so this attempt has the rest.
+   * The page's time already spent before this scrape's work: a direct scrape's wait for its slot, or a job's earlier
+   * attempts of the page (it fetches a page again after a dropped connection or a 429/503), back-off waits included.
+   * The page's `timeout` bounds them all, so this scrape has the rest.
    * @default 0
    */
   spentMs?: number;
