@@ -6,6 +6,7 @@ import type { LlmService } from './llm/llm-service.js';
 import type { ResolvedOptions } from './options.js';
 import type { Recordings } from './record/recordings.js';
 import type { LateCacheWrites } from './scrape/late-cache-writes.js';
+import type { TellWarning } from './warning-codes.js';
 
 /** What the scrape path and the job runner share: one per `Crawlkit` instance. */
 export interface EngineContext {
@@ -25,6 +26,8 @@ export interface EngineContext {
   readonly recordings: Recordings;
   /** The page cache's writes still committing after their scrape answered. */
   readonly cacheWrites: LateCacheWrites;
+  /** Tells the engine's `warning` event (a page's note its caller should hear of: a redirect to nowhere). */
+  readonly warning: TellWarning;
   /** Set in the context of a job or scrape run with `record: true`: every exchange of its fetches goes there. */
   readonly recording?: WarcWriter;
   /** The context `job` runs in: this one, under the job's stored URL policy as well (see `jobs/job-policy.ts`). */

@@ -178,6 +178,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     secrets: jobSecrets(options),
     recordings: new Recordings(recordingDir(options.storeDir, store), store.ephemeral),
     cacheWrites: new LateCacheWrites(bus.warning),
+    warning: bus.warning,
     forJob: (job) => withRecording(jobContext(ctx, fetchers, job), job),
   };
 

@@ -22,6 +22,9 @@ export const WARNING_CODES = {
   RESULT_NOT_KEPT:
     'A scrape kept for `GET /v2/scrape/:id` (`keepResult`, what `serve` asks) could not be written to the store (its ' +
     'lock held by another process, a full disk): the scrape answered its page, which that route will not find.',
+  REDIRECT_WITHOUT_LOCATION:
+    'A page answered a redirect (301, 302, 303, 307, 308) without saying where to (no `Location` header, or one ' +
+    "that is no URL): the page is kept as the server's body, with the same sentence in its document's `warning`.",
   REPLAY_TRUNCATED: 'A replay archive ends in a cut record: the records before it are replayed.',
   REPLAY_DAMAGED: 'A gzip replay archive has damaged records: they are skipped, the records after them replayed.',
   TENANT_USAGE_DROPPED:

@@ -32,6 +32,12 @@ export interface PageRequest<V extends RenderVerdict = RenderVerdict> extends Om
    * @default 0
    */
   waitFor?: number;
+  /**
+   * The timeout the browser's messages name when `timeoutMs` is what is left of it (a page its caller fetches again
+   * within one timeout).
+   * @default timeoutMs
+   */
+  statedTimeoutMs?: number;
   /** Take a screenshot of the final page (v2's screenshot format). */
   screenshot?: ScreenshotSettings;
   /** v2 page actions, run after the page settled (reference §5); taken as typed (`validateActions` checks JSON). */
@@ -98,6 +104,12 @@ export interface PageRequest<V extends RenderVerdict = RenderVerdict> extends Om
    * @default undefined
    */
   onAnswer?: (answer: PageAnswer) => void;
+  /**
+   * Called when the browser starts the page's `actions` (after its load and waits): a caller's timeout then says
+   * the page was running them. Synchronous; it must not throw.
+   * @default undefined
+   */
+  onActions?: () => void;
 }
 
 /** What `PageRequest.onAnswer` is told of a page's answer. */

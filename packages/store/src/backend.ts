@@ -35,6 +35,8 @@ export interface WorkItem extends TaskInput {
   retries?: number;
   /** When the first attempt of a retried item started, in epoch milliseconds (its failure says how long it took). */
   retriedSince?: number;
+  /** The page's time its attempts so far took, back-off included: its `timeout` bounds them all. @default 0 */
+  retriedSpentMs?: number;
   /** When the store first failed this task, in epoch milliseconds, while it keeps failing (a worker's re-queues). */
   storeFaultSince?: number;
   /**

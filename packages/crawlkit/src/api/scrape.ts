@@ -6,6 +6,8 @@ import { pageCreditEstimate } from '../credits/estimate.js';
 import { jobInfo } from '../record/job-recording.js';
 import type { Runtime } from '../runtime.js';
 import { scrapePage } from '../scrape/run-scrape.js';
+import { inSlotWithin } from '../scrape/slot-wait.js';
+import { pageTimeoutMs } from '../scrape/types.js';
 import { memoizedParser } from '../v2/parse-memo.js';
 import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';
@@ -42,14 +44,13 @@ export async function scrape(
     callOf(options),
     pageCreditEstimate(request, ctx.fetcher),
     () =>
-      queue.add(
-        () =>
-          scrapePage(ctx, request, {
-            sourceURL: (body as { url: string }).url,
-            zeroDataRetention: request.zeroDataRetention,
-            ...(signal ? { signal } : {}),
-          }),
-        { ...(signal ? { signal } : {}), tenant: options.tenant },
+      inSlotWithin(queue, pageTimeoutMs(request, ctx.options.timeoutMs), { signal, tenant: options.tenant }, (waited) =>
+        scrapePage(ctx, request, {
+          sourceURL: (body as { url: string }).url,
+          zeroDataRetention: request.zeroDataRetention,
+          ...(signal ? { signal } : {}),
+          ...(waited >= 1 ? { spentMs: waited } : {}),
+        }),
       ),
     (done) => (done?.success ? done.credits : 0),
     bus.warning,

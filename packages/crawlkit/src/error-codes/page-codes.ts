@@ -5,7 +5,9 @@ export const PAGE_CODES = {
   // Scrape
   SCRAPE_TIMEOUT: info(
     408,
-    'The page did not finish within `timeout` (else `timeoutMs`): fetch, actions and extraction together.',
+    'The page did not finish within `timeout` (else `timeoutMs`): fetch, actions and extraction together, and for a ' +
+      'crawl or batch page every attempt of it with the back-off between (its time starts once it has its slots). ' +
+      'The message says the stage it was in, and for a page retried its attempts and what the last one met.',
     'Raise `timeout`, lower `waitFor`, or use fewer actions.',
   ),
   MAP_TIMEOUT: info(408, 'The map did not finish within its `timeout`.', 'Raise `timeout` or lower `limit`.'),
@@ -52,7 +54,7 @@ export const PAGE_CODES = {
   ),
   SCRAPE_CONNECTION_ERROR: info(
     500,
-    "The connection was refused, reset or closed before a complete response (a crawl or batch has retried a reset or closed one 3 times: its message then ends 'after 4 attempts over N s').",
+    "The connection was refused, reset or closed before a complete response (a crawl or batch retries a reset or closed one up to 3 times within the page's `timeout`: its message then ends 'after N attempts over N s'; a page whose `timeout` leaves no time for the next attempt is `SCRAPE_TIMEOUT`).",
     'Check that the site is up; retry later.',
   ),
   SCRAPE_PROXY_ERROR: info(

@@ -270,7 +270,7 @@ describe('extraction in worker threads', () => {
       const queued = await one.scrape({ url: `${server.url}${NORMAL_PAGES[0]}?queued`, timeout: 1_500, maxAge: 0 });
       expect(queued).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
       expect((queued as ErrorResponse).error).toMatch(
-        /^Scrape timed out after 1500 ms: the page waited \d+ ms for an extraction worker \(the fetch took \d+ ms\); every worker thread was busy/,
+        /^Scrape timed out after 1500 ms while waiting for an extraction worker: the page waited \d+ ms \(the fetch took \d+ ms\); every worker thread was busy/,
       );
     } finally {
       stopHeavy.abort();

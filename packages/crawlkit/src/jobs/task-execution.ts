@@ -13,7 +13,8 @@ import {
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, isCrawlkitError } from '../errors.js';
 import { runScrape } from '../scrape/run-scrape.js';
-import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
+import { pageTimeoutMs, type PageScrapeOutcome, type PageScrapeRequest } from '../scrape/types.js';
+import { chargeRetry, outOfTimeFailure, outOfTimeNote, type PageTime } from './page-attempts.js';
 import { pageStoreFault } from '../store-faults.js';
 import { chargedJobPage } from '../credits/job-credits.js';
 import type { JobEventSink, PageFailure } from './events.js';
@@ -32,6 +33,11 @@ export interface TaskRetries {
   retries: number;
   /** Set once the task was retried. */
   since?: number;
+  /**
+   * The page's time its attempts so far took, their back-off waits included (`page-attempts.ts`): the page's
+   * `timeout` bounds them all. @default 0
+   */
+  spentMs?: number;
 }
 
 /**
@@ -130,7 +136,11 @@ export async function executeTask(tasks: JobTasks, task: Task, retried: TaskRetr
     tasks.events.settled?.(tasks.job);
     return 'settled';
   }
-  const outcome = await fetchTask(tasks, task, retries);
+  const time: PageTime = {
+    timeoutMs: pageTimeoutMs(tasks.planner.scrapeOptions, tasks.ctx.options.timeoutMs),
+    spentMs: retried.spentMs ?? 0,
+  };
+  const outcome = await fetchTask(tasks, task, retries, time.spentMs);
   if (outcome === 'released') {
     await tasks.queue.release(task);
     return 'released';
@@ -143,23 +153,34 @@ export async function executeTask(tasks: JobTasks, task: Task, retried: TaskRetr
     await tasks.queue.requeue(task, outcome, retried);
     return 'requeued';
   }
+  let outOfTime: string | undefined;
   if (outcome.success) {
     const { statusCode: status } = outcome.document.metadata;
     const wait = retryDelay({ status, retryAfter: outcome.retryAfter }, retries);
     if (wait !== undefined) {
       await tasks.hosts.pause(task.url, wait);
-      await tasks.queue.requeue(task, wait, { retries: retries + 1, since });
-      return 'requeued';
+      const spentMs = chargeRetry(time, outcome, wait);
+      if (spentMs !== undefined) {
+        await tasks.queue.requeue(task, wait, { retries: retries + 1, since, spentMs });
+        return 'requeued';
+      }
+      outOfTime = outOfTimeNote(time, retries + 1, status);
     }
   } else if (outcome.dropped) {
     // Only this page waits: a host that drops some connections still answers the others.
     const wait = retryDelay({ dropped: true }, retries);
     if (wait !== undefined) {
-      await tasks.queue.requeue(task, wait, { retries: retries + 1, since });
-      return 'requeued';
+      const spentMs = chargeRetry(time, outcome, wait);
+      if (spentMs !== undefined) {
+        await tasks.queue.requeue(task, wait, { retries: retries + 1, since, spentMs });
+        return 'requeued';
+      }
+      // The message says the attempts: not told again after it.
+      await settleTask(tasks, task, outOfTimeFailure(time, retries + 1, outcome, wait), undefined);
+      return 'settled';
     }
   }
-  await settleTask(tasks, task, outcome, retries > 0 ? { retries, since } : undefined);
+  await settleTask(tasks, task, outcome, retries > 0 ? { retries, since } : undefined, outOfTime);
   return 'settled';
 }
 
@@ -168,6 +189,7 @@ async function fetchTask(
   tasks: JobTasks,
   task: Task,
   retries: number,
+  spentMs: number,
 ): Promise<PageScrapeOutcome | number | 'released' | 'dropped'> {
   const { ctx, planner, signal, jobSlots } = tasks;
   if (jobSlots) {
@@ -185,6 +207,7 @@ async function fetchTask(
       collectLinks: planner.collectsLinks,
       hashContent: feedOf(tasks.job) !== undefined,
       retriedStatus: (status: number) => isRetried(status, retries),
+      ...(spentMs > 0 ? { spentMs } : {}),
     };
     // A job's page waits behind the scrapes whose callers wait for them, in its tenant's and its job's turn
     // (ScrapeSlots).
@@ -210,7 +233,8 @@ async function settleTask(
   tasks: JobTasks,
   task: Task,
   outcome: PageScrapeOutcome,
-  retried: Required<TaskRetries> | undefined,
+  retried: Pick<Required<TaskRetries>, 'retries' | 'since'> | undefined,
+  outOfTime?: string,
 ): Promise<void> {
   const { store, planner, events, job } = tasks;
   const complete = (outcome: TaskOutcome) => completeTask(tasks, outcome);
@@ -228,11 +252,8 @@ async function settleTask(
   } else if (outcome.success && !verdict.reject) {
     const document = outcome.document;
     const status = document.metadata.statusCode;
-    if (retried && asksRetryLater(status)) {
-      const attempts = `${retried.retries + 1} attempts over ${secondsSince(retried.since)} s`;
-      const note = `The site answered ${status} to each of ${attempts}; this is the last answer.`;
-      document.warning = document.warning ? `${document.warning} ${note}` : note;
-    }
+    const note = outOfTime ?? (retried && asksRetryLater(status) ? lastAnswerNote(status, retried) : undefined);
+    if (note) document.warning = document.warning ? `${document.warning} ${note}` : note;
     await events.page(job, document, task.key);
     const serialized = JSON.stringify(document);
     const stored = await complete({
@@ -260,11 +281,16 @@ async function settleTask(
   events.settled?.(job);
 }
 
+/** The note of a page kept as its last 429/503 answer once its retries ran out. */
+function lastAnswerNote(status: number, { retries, since }: Pick<Required<TaskRetries>, 'retries' | 'since'>): string {
+  return `The site answered ${status} to each of ${retries + 1} attempts over ${secondsSince(since)} s; this is the last answer.`;
+}
+
 /**
  * A retried page's error, saying how many attempts it had over how long (`…reset (read ECONNRESET), after 4 attempts
  * over 7.2 s.`): its code stays the last attempt's.
  */
-function afterRetries(error: string, { retries, since }: Required<TaskRetries>): string {
+function afterRetries(error: string, { retries, since }: Pick<Required<TaskRetries>, 'retries' | 'since'>): string {
   return `${error.replace(/\.$/, '')}, after ${retries + 1} attempts over ${secondsSince(since)} s.`;
 }
 

@@ -21,7 +21,7 @@ describe('a page that times out on the model', () => {
     const response = await scrapeIn1500ms([{ type: 'json', schema }]);
     expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
     expect((response as ErrorResponse).error).toMatch(
-      /^Scrape timed out after 1500 ms: the language model had not answered after \d+ ms\./,
+      /^Scrape timed out after 1500 ms while extracting with the language model: it had not answered after \d+ ms\./,
     );
   });
 
@@ -35,8 +35,8 @@ describe('a page that times out on the model', () => {
     // Before: 'the language model had not answered after 1490 ms', though it had answered at once, with a 429.
     expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
     expect((response as ErrorResponse).error).toBe(
-      "Scrape timed out after 1500 ms: the language model's server answered 429, Retry-After, and the page ran out " +
-        'of time while waiting 30000 ms to ask again. Raise `timeout`, or lower `llm.concurrency` so fewer ' +
+      'Scrape timed out after 1500 ms while extracting with the language model: its server answered 429, ' +
+        'Retry-After, and the page ran out of time while waiting 30000 ms to ask again. Raise `timeout`, or lower `llm.concurrency` so fewer ' +
         'calls reach the server at once.',
     );
   });
@@ -44,7 +44,9 @@ describe('a page that times out on the model', () => {
   it('says so for the question format too', async () => {
     bench.llm.enqueue({ delayMs: 60_000 });
     const response = await scrapeIn1500ms([{ type: 'question', question: 'What does the lamp cost?' }]);
-    expect((response as ErrorResponse).error).toMatch(/^Scrape timed out after 1500 ms: the language model had not/);
+    expect((response as ErrorResponse).error).toMatch(
+      /^Scrape timed out after 1500 ms while extracting with the language model: it had not/,
+    );
   });
 
   /** An engine with one model slot, held by a direct scrape whose model answers after `delayMs`. */

@@ -15,6 +15,35 @@ async function expiresWholeTimeoutAfterResume(deadline: Deadline): Promise<void>
 }
 
 describe('Deadline', () => {
+  it("is spent a few milliseconds before its timer: an engine's own timer, given the rounded time left, may fire first", () => {
+    const deadline = new Deadline(50);
+    const start = performance.now();
+    while (performance.now() - start < 46);
+    // The engine's "Scrape timed out after 50 ms." is then the page's timeout, told with its stage.
+    expect(deadline.spent).toBe(true);
+    deadline.clear();
+  });
+
+  it('counts the time a retried page has left, and names its whole timeout', async () => {
+    const deadline = new Deadline(1_000, undefined, 960);
+    expect(deadline.budgetMs).toBe(40);
+    await once(deadline.signal, 'abort');
+    expect(deadline.usedMs).toBe(40);
+    expect(deadline.timeoutMessage()).toBe('Scrape timed out after 1000 ms while fetching the page.');
+    deadline.clear();
+  });
+
+  it('says the browser rendered or ran actions when its time passed', () => {
+    const deadline = new Deadline(60_000);
+    const slot = deadline.browserSlot();
+    slot.waiting();
+    slot.acquired();
+    expect(deadline.timeoutMessage()).toBe('Scrape timed out after 60000 ms while rendering the page in the browser.');
+    deadline.actions();
+    expect(deadline.timeoutMessage()).toMatch(/while running the page's actions in the browser\.$/);
+    deadline.clear();
+  });
+
   it("aborts with the caller's reason when the caller aborts, which is no timeout", () => {
     const caller = new AbortController();
     const deadline = new Deadline(60_000, caller.signal);

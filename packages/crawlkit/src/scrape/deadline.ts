@@ -3,6 +3,27 @@ import type { BrowserSlotWait } from '@crawlkit/fetcher';
 
 import type { LlmProgress } from '../llm/llm-service.js';
 
+/**
+ * How early an engine's own timeout may end the page's time and still be the page's timeout. The engine's clock starts
+ * with the fetch, after the page's, but its budget is the page's time left rounded to the millisecond
+ * (`remaining()`), and a timer fires up to a millisecond before `performance.now()` reaches its time: an engine's
+ * timer could end half a millisecond and more before the page's, whose message (with its stage) was then lost to the
+ * engine's bare "Scrape timed out after 3000 ms." (one of six pages in the crawler traps day).
+ */
+const SPENT_TOLERANCE_MS = 5;
+
+/** The share of a direct scrape's `timeout` it may spend waiting for one of the engine's slots (reference §3.3). */
+export const SLOT_WAIT_SHARE = 2 / 3;
+
+/** What a direct scrape that waited its share of its `timeout` for a slot says: the stage its time passed in. */
+export function slotWaitTimeoutMessage(timeoutMs: number, waitedMs: number): string {
+  return (
+    `Scrape timed out after ${timeoutMs} ms while waiting for a scrape slot: it waited ${Math.round(waitedMs)} ms, ` +
+    'the two thirds of its `timeout` a scrape may wait, while the engine ran as many scrapes as its `concurrency` ' +
+    'allows. Raise `timeout`, send fewer scrapes at once, or raise `concurrency` in `new Crawlkit()`.'
+  );
+}
+
 /** A model call answering: when it started, and the wait before its retry if it is in one. */
 interface ModelCall {
   since: number;
@@ -20,7 +41,10 @@ interface ModelCall {
  * other pages) is told so, not told that it is too large.
  */
 export class Deadline {
+  /** The page's `timeout`, as its messages name it. */
   readonly timeoutMs: number;
+  /** What this attempt has of it: the whole, less what a job's earlier attempts of the page took. */
+  readonly budgetMs: number;
   /** Aborted when the timeout passes or the caller's signal aborts. */
   readonly signal: AbortSignal;
   readonly #abort = new AbortController();
@@ -36,7 +60,8 @@ export class Deadline {
   #pausedAt: number | undefined;
   /** Whether the timer fired. */
   #expired = false;
-  #phase: 'fetch' | 'extract' | 'formats' = 'fetch';
+  /** The stage the page is in, which its timeout names (the model's calls are told apart by `#modelCalls`). */
+  #phase: 'fetch' | 'render' | 'actions' | 'extract' | 'formats' = 'fetch';
   /** When the fetch started (after the wait for the host's slot). */
   #started = Date.now();
   /** When the page was handed to the extraction pool. */
@@ -51,8 +76,9 @@ export class Deadline {
   /** What the model tasks were doing when the timer fired (they end, aborted, before the message is asked for). */
   #modelAtExpiry: string | undefined;
 
-  constructor(timeoutMs: number, caller?: AbortSignal) {
+  constructor(timeoutMs: number, caller?: AbortSignal, spentMs = 0) {
     this.timeoutMs = timeoutMs;
+    this.budgetMs = Math.max(1, timeoutMs - spentMs);
     this.#caller = caller;
     this.signal = this.#abort.signal;
     // A listener on the caller's signal, not `AbortSignal.any`: a job's signal outlives its thousands of pages, and
@@ -64,7 +90,7 @@ export class Deadline {
       caller.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
     this.#armedAt = performance.now();
-    this.#arm(timeoutMs);
+    this.#arm(this.budgetMs);
   }
 
   /** Whether the scrape stopped because its timeout passed (not because its caller aborted it). */
@@ -75,14 +101,23 @@ export class Deadline {
   /**
    * Whether the page's time has run out, whether or not its timer fired yet. An engine given the page's timeout
    * (its own clock started with the fetch, after the page's) can end first: the page's timer, armed before a wait
-   * for its host's slot, fires early and is armed again, and lands late. A timer fires up to a millisecond early by
-   * the clock read here, which is the tolerance.
+   * for its host's slot, fires early and is armed again, and lands late (`SPENT_TOLERANCE_MS`).
    */
   get spent(): boolean {
     if (this.#caller?.aborted) return false;
     if (this.#expired) return true;
     if (this.#suspended || this.#pausedAt !== undefined) return false;
-    return performance.now() - this.#armedAt >= this.timeoutMs - 1;
+    return performance.now() - this.#armedAt >= this.budgetMs - SPENT_TOLERANCE_MS;
+  }
+
+  /**
+   * The page's time this attempt took so far: from when its time started (after its host's slot) to now, its waits
+   * for shared slots (the browser's pages, the model's) left out; its whole budget once it timed out.
+   */
+  get usedMs(): number {
+    if (this.#expired) return this.budgetMs;
+    if (this.#suspended) return 0;
+    return Math.min(this.budgetMs, Math.max(0, (this.#pausedAt ?? performance.now()) - this.#armedAt));
   }
 
   /** The time from now is no part of the page (a wait for its host's slot): the timer does not expire it. */
@@ -98,7 +133,7 @@ export class Deadline {
     this.#suspended = false;
     this.#started = Date.now();
     this.#armedAt = performance.now();
-    if (this.#timer === undefined) this.#arm(this.timeoutMs);
+    if (this.#timer === undefined) this.#arm(this.budgetMs);
   }
 
   /**
@@ -118,6 +153,11 @@ export class Deadline {
   fetching(): void {
     this.#phase = 'fetch';
   }
+
+  /** The browser runs the page's actions (`PageRequest.onActions`). */
+  readonly actions = (): void => {
+    this.#phase = 'actions';
+  };
 
   /** The page goes to the extraction pool. */
   extracting(): void {
@@ -173,6 +213,8 @@ export class Deadline {
       },
       acquired: () => {
         this.#browserWait = false;
+        // The browser has a page for the load: what follows is its rendering.
+        if (this.#phase === 'fetch') this.#phase = 'render';
         this.#pauseForWaits();
       },
     };
@@ -194,7 +236,7 @@ export class Deadline {
     }
     this.#armedAt += now - this.#pausedAt!;
     this.#pausedAt = undefined;
-    if (this.#timer === undefined && !this.#suspended) this.#arm(Math.max(0, this.#armedAt + this.timeoutMs - now));
+    if (this.#timer === undefined && !this.#suspended) this.#arm(Math.max(0, this.#armedAt + this.budgetMs - now));
   }
 
   /**
@@ -204,26 +246,27 @@ export class Deadline {
   #modelNote(head: string): string | undefined {
     if (!this.#modelCalls.size) return undefined;
     const now = Date.now();
+    const stage = `${head} while extracting with the language model`;
     const retrying = [...this.#modelCalls].find((call) => call.retry && call.retry.until > now)?.retry;
     if (retrying) {
       const busy = retrying.why.startsWith('429')
         ? ', or lower `llm.concurrency` so fewer calls reach the server at once'
         : '';
       return (
-        `${head}: the language model's server answered ${retrying.why}, and the page ran out of time while ` +
-        `waiting ${retrying.waitMs} ms to ask again. Raise \`timeout\`${busy}.`
+        `${stage}: its server answered ${retrying.why}, and the page ran out of time while waiting ` +
+        `${retrying.waitMs} ms to ask again. Raise \`timeout\`${busy}.`
       );
     }
     const longest = Math.max(...[...this.#modelCalls].map((call) => now - call.since));
-    return (
-      `${head}: the language model had not answered after ${longest} ms. Raise \`timeout\` for a slow model, or ` +
-      'check the model server.'
-    );
+    return `${stage}: it had not answered after ${longest} ms. Raise \`timeout\` for a slow model, or check the model server.`;
   }
 
+  /** What the page's timeout says: where its time went, by the stage it was in when it passed. */
   timeoutMessage(): string {
     const head = `Scrape timed out after ${this.timeoutMs} ms`;
     if (this.#phase === 'fetch') return `${head} while fetching the page.`;
+    if (this.#phase === 'render') return `${head} while rendering the page in the browser.`;
+    if (this.#phase === 'actions') return `${head} while running the page's actions in the browser.`;
     if (this.#phase === 'formats') {
       return this.#modelAtExpiry ?? `${head} while computing the formats after extraction.`;
     }
@@ -231,15 +274,15 @@ export class Deadline {
     const fetch = `the fetch took ${this.#queued - this.#started} ms`;
     if (!this.#running) {
       return (
-        `${head}: the page waited ${now - this.#queued} ms for an extraction worker (${fetch}); every worker ` +
-        'thread was busy with other pages or still starting. Raise `timeout`, or scrape fewer pages at once ' +
-        "(`concurrency` in `new Crawlkit()`, or a job's `maxConcurrency`)."
+        `${head} while waiting for an extraction worker: the page waited ${now - this.#queued} ms (${fetch}); ` +
+        'every worker thread was busy with other pages or still starting. Raise `timeout`, or scrape fewer pages ' +
+        "at once (`concurrency` in `new Crawlkit()`, or a job's `maxConcurrency`)."
       );
     }
     return (
-      `${head}: extraction of the page was cut after ${now - this.#running} ms (${fetch}, then ` +
-      `${this.#running - this.#queued} ms waiting for a worker) and its worker thread stopped. Raise \`timeout\` for ` +
-      'pages this large.'
+      `${head} while extracting the page: extraction of the page was cut after ${now - this.#running} ms (${fetch}, ` +
+      `then ${this.#running - this.#queued} ms waiting for a worker) and its worker thread stopped. Raise ` +
+      '`timeout` for pages this large.'
     );
   }
 
@@ -252,7 +295,7 @@ export class Deadline {
     this.#timer = undefined;
     // Armed again when the page's time goes on: whole after its host's slot, what is left after the model's slots.
     if (this.#suspended || this.#pausedAt !== undefined) return;
-    const left = this.#armedAt + this.timeoutMs - performance.now();
+    const left = this.#armedAt + this.budgetMs - performance.now();
     if (left > 0) {
       this.#arm(left);
       return;

@@ -1,6 +1,7 @@
 import type { PageResult, UndecodedText } from '@crawlkit/fetcher';
 
 import type { ActionResults } from '../v2/types.js';
+import { redirectWithoutTargetNote } from './redirect-note.js';
 import type { StoredCachePolicy } from './revalidation.js';
 
 /** A page as fetched, in the form the page cache keeps: what a cache hit serves in place of a fetch. */
@@ -62,6 +63,8 @@ export function fetchedPage(result: PageResult<never> | PageResult): FetchedPage
         'your scrape may be partial.',
     );
   }
+  const redirect = redirectWithoutTargetNote(result.status, result.headers);
+  if (redirect) warnings.push(redirect);
   if (warnings.length) page.warnings = warnings;
   return page;
 }

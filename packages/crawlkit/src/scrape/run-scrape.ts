@@ -18,7 +18,13 @@ import { respond } from './stages/respond.js';
 import { revalidateStage } from './stages/revalidate.js';
 import { searchTextStage } from './stages/search-text.js';
 import { StageTimings } from './timings.js';
-import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest, ScrapeOutcome } from './types.js';
+import {
+  pageTimeoutMs,
+  type PageScrapeContext,
+  type PageScrapeOutcome,
+  type PageScrapeRequest,
+  type ScrapeOutcome,
+} from './types.js';
 import { isStoreFault } from '../store-faults.js';
 import { isFetchError } from '@crawlkit/fetcher';
 
@@ -45,7 +51,7 @@ export const SCRAPE_STAGES: readonly ScrapeStage[] = [...BEFORE_FETCH, ...FROM_F
 
 /** The state a scrape starts with: its deadline, its cache visit (key, readable, writable), nothing fetched yet. */
 export function initialState(ctx: EngineContext, request: PageScrapeRequest, context: PageScrapeContext): ScrapeState {
-  const deadline = new Deadline(request.timeout ?? ctx.options.timeoutMs, context.signal);
+  const deadline = new Deadline(pageTimeoutMs(request, ctx.options.timeoutMs), context.signal, context.spentMs);
   const normalizedUrl = ctx.normalizeUrl(request.url);
   const store = context.zeroDataRetention ? undefined : ctx.store;
   // A recording holds every page, fetched; a replay serves the recording's pages and keeps old pages out of the cache.
@@ -123,6 +129,7 @@ export async function runScrape(
     outcome = failure(error, deadline, state.llmUsage);
     return outcome;
   } finally {
+    if (outcome && !('kind' in outcome)) outcome.pageMs = deadline.usedMs;
     deadline.clear();
     if (measure) timings.report(request.url, outcomeName(outcome));
   }

@@ -7,6 +7,11 @@ import type { StageEnd } from './scrape-state.js';
 /** What one scrape needs: the options plus the URL, already validated and defaulted. */
 export type PageScrapeRequest = ScrapeOptions & { url: string };
 
+/** The `timeout` of a page: its request's, else the engine's `timeoutMs`. */
+export function pageTimeoutMs(request: { timeout?: number | undefined }, defaultMs: number): number {
+  return request.timeout ?? defaultMs;
+}
+
 export interface PageScrapeContext {
   /** `metadata.sourceURL`: the URL exactly as the caller sent it (user info removed in the document). */
   sourceURL: string;
@@ -23,6 +28,13 @@ export interface PageScrapeContext {
    * is not the page, and leaves no trace in its change history.
    */
   retriedStatus?: (status: number) => boolean;
+  /**
+   * The page's time already spent before this scrape's work: a direct scrape's wait for its slot, or a job's earlier
+   * attempts of the page (it fetches a page again after a dropped connection or a 429/503), back-off waits included.
+   * The page's `timeout` bounds them all, so this scrape has the rest.
+   * @default 0
+   */
+  spentMs?: number;
 }
 
 /** How one page's scrape ended: its document, or its failure in the v2 error shape. */
@@ -41,6 +53,8 @@ export type PageScrapeOutcome =
       engineEvidence?: 'http' | 'browser';
       /** The page's text for the search index, when the engine's store keeps one (a job indexes its result). */
       search?: SearchText;
+      /** The page's time this attempt took (`Deadline.usedMs`): a job that fetches it again counts it. */
+      pageMs?: number;
     }
   | {
       success: false;
@@ -49,6 +63,8 @@ export type PageScrapeOutcome =
       status: number;
       /** The site dropped the connection (`FetchError.dropped`): a job fetches the page again. */
       dropped?: true;
+      /** The page's time this attempt took (`Deadline.usedMs`): a job that fetches it again counts it. */
+      pageMs?: number;
     };
 
 /** How a scrape ended: the page's outcome, or a stage that gave the page back to its job (`StageEnd`). */

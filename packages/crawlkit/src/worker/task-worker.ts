@@ -268,6 +268,7 @@ export class TaskWorker implements CrawlkitWorker {
       const retried = {
         retries: item.retries ?? 0,
         ...(item.retriedSince !== undefined ? { since: item.retriedSince } : {}),
+        ...(item.retriedSpentMs !== undefined ? { spentMs: item.retriedSpentMs } : {}),
       };
       result = await executeTask(this.#jobTasks(state, item), task, retried);
     } catch (error) {
@@ -297,9 +298,13 @@ export class TaskWorker implements CrawlkitWorker {
       hosts: sharedHostSlots(coordination, job.id, planner.politeness),
       queue: {
         // The store answered this run: a fault streak (storeFaultSince) starts again from the next fault.
-        requeue: (_task, delayMs, { retries, since }) => {
+        requeue: (_task, delayMs, { retries, since, spentMs }) => {
           const { storeFaultSince: _since, ...next } = item;
-          const retried = { retries, ...(since !== undefined ? { retriedSince: since } : {}) };
+          const retried = {
+            retries,
+            ...(since !== undefined ? { retriedSince: since } : {}),
+            ...(spentMs !== undefined ? { retriedSpentMs: spentMs } : {}),
+          };
           return queue.enqueue([{ ...next, attempt: item.attempt + 1, ...retried }], { delayMs });
         },
         release: () => Promise.reject(new Error('The scrape was aborted.')),

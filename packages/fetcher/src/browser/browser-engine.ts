@@ -69,6 +69,8 @@ export interface BrowserFetchRequest {
   onRequestStart?: () => void;
   /** The caller keeps the clock of the wait for a browser page (`PageRequest.browserSlot`). */
   browserSlot?: BrowserSlotWait;
+  /** Told when the page's actions start (`PageRequest.onActions`). */
+  onActions?: () => void;
   /** Receives the document's and every sub-resource's exchange (bodies through CDP), before the result returns. */
   onExchange?: ExchangeSink;
   /** Serves every request of the page from recordings, with no network (replay). */
@@ -313,6 +315,7 @@ export class BrowserEngine {
       warnings,
     };
     if (request.actions?.length) {
+      request.onActions?.();
       actions = await runActions(page, request.actions, {
         timeoutMs: Math.max(1, remaining() - reserveMs),
         loadMs: request.timeoutMs - remaining(),

@@ -125,6 +125,16 @@ describe('smart wait', () => {
     });
   }, 30_000);
 
+  it('names the timeout it was told of when it was given what is left of it (a retried page)', async () => {
+    const error = await fetcher
+      .fetch({ url: `${base}/never-answers.js`, engine: 'browser', timeoutMs: 1_500, statedTimeoutMs: 4_000 })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'SCRAPE_TIMEOUT',
+      message: expect.stringMatching(/^Loading \S+ in the browser took longer than the 4000 ms timeout allows/),
+    });
+  }, 30_000);
+
   it('answers a page that never answers as a timeout that says what to raise and where the time went', async () => {
     const error = await fetcher
       .fetch({ url: `${base}/never-answers.js`, engine: 'browser', timeoutMs: 2_000 })

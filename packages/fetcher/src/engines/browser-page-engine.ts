@@ -42,7 +42,7 @@ export class BrowserPageEngine implements PageEngine {
     const browserRequest: BrowserFetchRequest = {
       url: request.url,
       timeoutMs: remaining(call.deadline),
-      statedTimeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      statedTimeoutMs: request.statedTimeoutMs ?? request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       skipTlsVerification: request.skipTlsVerification ?? true,
       mobile: request.mobile ?? false,
       waitFor: request.waitFor ?? 0,
@@ -60,6 +60,7 @@ export class BrowserPageEngine implements PageEngine {
     if (attempt.proxy) browserRequest.proxy = attempt.proxy;
     if (request.onRequestStart) browserRequest.onRequestStart = request.onRequestStart;
     if (request.browserSlot) browserRequest.browserSlot = request.browserSlot;
+    if (request.onActions) browserRequest.onActions = request.onActions;
     if (request.onExchange) browserRequest.onExchange = request.onExchange;
     if (call.serve) browserRequest.serve = call.serve;
     let result;

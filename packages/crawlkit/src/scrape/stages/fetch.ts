@@ -1,4 +1,11 @@
-import type { JudgedPage, JudgeOptions, PageRequest, RenderVerdict, UndecodedText } from '@crawlkit/fetcher';
+import {
+  redactUrl,
+  type JudgedPage,
+  type JudgeOptions,
+  type PageRequest,
+  type RenderVerdict,
+  type UndecodedText,
+} from '@crawlkit/fetcher';
 
 import { CrawlkitError } from '../../errors.js';
 import { recorder } from '../../record/job-recording.js';
@@ -6,6 +13,7 @@ import type { Extraction, ExtractionRequest } from '../../extraction/extraction.
 import { afterFetch, fetchError, shapeFetch } from '../../formats/registry.js';
 import { extractionInput, scrapeExtractionSettings } from '../extraction-settings.js';
 import { fetchedPage } from '../fetched-page.js';
+import { redirectWithoutTargetNote } from '../redirect-note.js';
 import type { EngineAdvice, FetchedState, ScrapeStage, ScrapeState } from '../scrape-state.js';
 import { extractionWatch } from '../timings.js';
 
@@ -19,7 +27,7 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
   const { request } = state;
   const page: PageRequest<ExtractingVerdict> = {
     url: request.url,
-    timeoutMs: state.deadline.timeoutMs,
+    timeoutMs: state.deadline.budgetMs,
     skipTlsVerification: request.skipTlsVerification,
     signal: state.signal,
     // The page's bytes go to the extraction worker, which decodes them: the main thread makes no page-sized string.
@@ -29,7 +37,10 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
     blockAds: request.blockAds,
     proxy: request.proxy,
     browserSlot: state.deadline.browserSlot(),
+    onActions: state.deadline.actions,
   };
+  // A retried page has what its earlier attempts left of its timeout: the browser's messages name the whole.
+  if (state.deadline.budgetMs < state.deadline.timeoutMs) page.statedTimeoutMs = state.deadline.timeoutMs;
   if (request.fastMode) page.renderIfNeeded = false;
   if (advice.hostNeeds) page.hostNeeds = advice.hostNeeds;
   if (advice.checkEngines) page.checkEngines = true;
@@ -113,6 +124,8 @@ export const fetchStage: ScrapeStage = {
     if (result.verdict?.extraction) state.judgedExtraction = result.verdict.extraction;
     const page = fetchedPage(result);
     state.page = page;
+    const redirect = redirectWithoutTargetNote(page.status, page.headers);
+    if (redirect) state.ctx.warning('REDIRECT_WITHOUT_LOCATION', `${redactUrl(page.url)}: ${redirect}`);
     afterFetch(state as FetchedState);
   },
 };

@@ -1,0 +1,126 @@
+/**
+ * A page's `timeout` bounds all the attempts a crawl or batch makes of it, back-off included (traps day Left 4): a
+ * site that resets every connection, fetched with `timeout: 1500`, fails within about 1.5 s as `SCRAPE_TIMEOUT`,
+ * saying how many attempts were made and what the last met, where it took 3 retries with back-off (7–14 s) and
+ * failed as `SCRAPE_CONNECTION_ERROR`. A 429 answered with no time left to ask again is kept as the last answer.
+ */
+import { Crawlkit, type CrawlErrorsResponse } from 'crawlkit';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { FixtureServer } from '../fixtures/server.ts';
+import { jobBackends, ok } from './helpers/job-backends.ts';
+import { sendPage, startRouteSite } from './helpers/route-site.ts';
+import { testRedis } from './setup/redis.ts';
+
+const testRedisUrl = await testRedis();
+
+let site: FixtureServer;
+let ck: Crawlkit;
+const requests = new Map<string, number>();
+
+function reset(req: IncomingMessage): void {
+  requests.set(req.url!, (requests.get(req.url!) ?? 0) + 1);
+  req.socket.resetAndDestroy();
+}
+
+/** A 429 asking to come back in 5 s: more than the page's `timeout` leaves. */
+function busy(req: IncomingMessage, res: ServerResponse): void {
+  requests.set(req.url!, (requests.get(req.url!) ?? 0) + 1);
+  res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '5' });
+  res.end('Too many requests.');
+}
+
+beforeAll(async () => {
+  site = await startRouteSite({
+    '/': (_req, res) => sendPage(res, 'Home', '<a href="/reset">Reset</a>'),
+    '/reset': (req) => reset(req),
+    '/batch-reset': (req) => reset(req),
+    '/worker-reset': (req) => reset(req),
+    '/busy': (req, res) => busy(req, res),
+  });
+  ck = new Crawlkit({ store: 'memory', engine: 'http' });
+});
+
+afterAll(async () => {
+  await ck.close();
+  await site.close();
+});
+
+/** The job's errors once it ended, and how long it took. */
+async function finished(
+  kind: 'crawl' | 'batch',
+  started: { success: true; id: string } | { success: false; error: string },
+  at: number,
+) {
+  if (!started.success) throw new Error(started.error);
+  const done = await ck.waitForJob(started.id);
+  if (!done.success) throw new Error(done.error);
+  const read = kind === 'crawl' ? ck.getCrawlErrors(started.id) : ck.getBatchScrapeErrors(started.id);
+  const { errors } = (await read) as CrawlErrorsResponse;
+  return { done, errors, ms: performance.now() - at };
+}
+
+const OUT_OF_TIME =
+  /^Scrape timed out after 1500 ms between attempts: \d attempt\(s\) took \d+\.\d s of it, and the back-off before another \(\d+\.\d s\) would pass it; the last met: Connection to 127\.0\.0\.1:\d+ reset/;
+
+describe("a page's timeout bounds its attempts", () => {
+  it('a batch page whose connection is reset every time fails within its timeout, as a timeout', async () => {
+    const at = performance.now();
+    const { done, errors, ms } = await finished(
+      'batch',
+      await ck.batchScrape({ urls: [`${site.url}/batch-reset`], timeout: 1_500 }),
+      at,
+    );
+    expect(done.completed).toBe(0);
+    expect(ms).toBeLessThan(3_000);
+    expect(errors).toEqual([expect.objectContaining({ code: 'SCRAPE_TIMEOUT' })]);
+    expect(errors[0]!.error).toMatch(OUT_OF_TIME);
+    expect(requests.get('/batch-reset')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('so does a crawl page', async () => {
+    const at = performance.now();
+    const { done, errors, ms } = await finished(
+      'crawl',
+      await ck.crawl({ url: `${site.url}/`, sitemap: 'skip', scrapeOptions: { timeout: 1_500 } }),
+      at,
+    );
+    expect(done.completed).toBe(1);
+    expect(ms).toBeLessThan(3_000);
+    expect(errors).toEqual([expect.objectContaining({ url: `${site.url}/reset`, code: 'SCRAPE_TIMEOUT' })]);
+    expect(errors[0]!.error).toMatch(OUT_OF_TIME);
+  });
+
+  it('a 429 whose Retry-After passes the timeout is kept as the last answer, saying so', async () => {
+    const at = performance.now();
+    const { done, ms } = await finished(
+      'batch',
+      await ck.batchScrape({ urls: [`${site.url}/busy`], timeout: 1_500 }),
+      at,
+    );
+    expect(ms).toBeLessThan(3_000);
+    expect(requests.get('/busy')).toBe(1);
+    expect(done.data.map((d) => d.metadata.statusCode)).toEqual([429]);
+    expect(done.data[0]!.warning).toContain(
+      "The site answered 429 to each of 1 attempt(s), and the page's `timeout` of 1500 ms left no time to ask again",
+    );
+  });
+});
+
+describe.each(jobBackends(testRedisUrl).slice(1))('on %s', (_name, open, available) => {
+  it.skipIf(!available)('the attempts a Redis worker makes share the timeout too', async () => {
+    const backend = await open();
+    try {
+      const at = performance.now();
+      const started = ok(await backend.client.batchScrape({ urls: [`${site.url}/worker-reset`], timeout: 1_500 }));
+      ok(await backend.client.waitForJob(started.id));
+      expect(performance.now() - at).toBeLessThan(3_000);
+      const { errors } = (await backend.client.getBatchScrapeErrors(started.id)) as CrawlErrorsResponse;
+      expect(errors).toEqual([expect.objectContaining({ code: 'SCRAPE_TIMEOUT' })]);
+      expect(errors[0]!.error).toMatch(OUT_OF_TIME);
+    } finally {
+      await backend.close();
+    }
+  });
+});
