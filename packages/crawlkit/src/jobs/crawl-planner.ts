@@ -16,6 +16,7 @@ import type { CrawlRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
+import { crawlPageOptions } from './crawl-headers.js';
 import { frontierFetch, robotsUnavailableReason, type RobotsWait } from './frontier-fetch.js';
 import { noteFrontier, noteTrapsSkipped, seedLanding, TRAP_REASONS, type FrontierNotes } from './crawl-notes.js';
 
@@ -168,6 +169,7 @@ export function createCrawlPlanner(
 
   return {
     scrapeOptions: request.scrapeOptions,
+    scrapeOptionsFor: crawlPageOptions(request.url, request.scrapeOptions),
     concurrency,
     collectsLinks: request.sitemap !== 'only',
     zeroDataRetention: request.zeroDataRetention,
