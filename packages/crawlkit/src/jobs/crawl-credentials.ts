@@ -27,3 +27,19 @@ export function crawlPageOptions(seedUrl: string, options: PageOptions): (url: s
     }
   };
 }
+
+/**
+ * Gives a link of the seed's origin the user name and password of the seed's URL (`http://user:pass@wiki/`), as a
+ * browser keeps them for the site it signed in to: the HTTP engine answers a page's URL without them, so its links
+ * came without them and every page after the seed was a 401. Only the seed's exact origin (scheme, host, port): a
+ * Basic password is for the server that asked for it. A link that names its own user info keeps it.
+ */
+export function seedCredentials(seedUrl: string): (link: URL) => void {
+  const seed = new URL(seedUrl);
+  if (!seed.username && !seed.password) return () => undefined;
+  return (link) => {
+    if (link.username || link.password || link.origin !== seed.origin) return;
+    link.username = seed.username;
+    link.password = seed.password;
+  };
+}
