@@ -1,6 +1,7 @@
 // A crawl's own `headers` (a session cookie, `Authorization`) go to the pages of the host the user named, never to
 // another host a link leads to (`allowExternalLinks`): before, every page of the crawl was fetched with them, in both
-// engines, so an external link on an intranet wiki handed its token to whatever host it named.
+// engines, so an external link on an intranet wiki handed its token to whatever host it named. The robots.txt and
+// sitemap of the seed's host are read with them.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -18,11 +19,22 @@ async function startTwoHostSite(): Promise<{ port: number; close(): Promise<void
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const path = req.url ?? '/';
     seen.push({ host, path, headers: req.headers });
-    if (path === '/robots.txt' || path.endsWith('.xml')) return void res.writeHead(404).end();
     const { port } = server.address() as AddressInfo;
+    // The wiki keeps its robots.txt and sitemap behind its token too.
+    const signedIn = host === '127.0.0.1' && req.headers.authorization === 'Bearer wiki-t0ken';
+    if (path === '/robots.txt' || path === '/sitemap.xml') {
+      if (!signedIn) return void res.writeHead(host === '127.0.0.1' ? 401 : 404).end();
+      if (path === '/robots.txt') return void res.writeHead(200).end('User-agent: *\nDisallow: /private\n');
+      const loc = `<url><loc>http://127.0.0.1:${port}/from-sitemap</loc></url>`;
+      return void res
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${loc}</urlset>`);
+    }
+    if (path.endsWith('.xml')) return void res.writeHead(404).end();
     const links =
       host === '127.0.0.1' && path === '/'
-        ? `<a href="/handbook">Handbook</a> <a href="http://localhost:${port}/elsewhere/page">Elsewhere</a>`
+        ? `<a href="/handbook">Handbook</a> <a href="http://localhost:${port}/elsewhere/page">Elsewhere</a>` +
+          ' <a href="/private/notes">Private</a>'
         : '';
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(
@@ -65,9 +77,17 @@ describe.each(['http', 'browser'] as const)("a crawl's own headers with the %s e
         .sort(),
     ).toEqual([
       `http://127.0.0.1:${port}/`,
+      `http://127.0.0.1:${port}/from-sitemap`,
       `http://127.0.0.1:${port}/handbook`,
       `http://localhost:${port}/elsewhere/page`,
     ]);
+    // robots.txt and the sitemap of the seed's host are read with them: before, both were 401s, so the sitemap's
+    // page was missed and robots.txt's Disallow not applied.
+    for (const file of ['/robots.txt', '/sitemap.xml']) {
+      const asked = seen.filter((r) => r.host === '127.0.0.1' && r.path === file);
+      expect(asked.map((r) => r.headers.authorization)).toEqual(['Bearer wiki-t0ken']);
+    }
+    expect(seen.some((r) => r.path.startsWith('/private'))).toBe(false);
     const pages = seen.filter((r) => !r.path.endsWith('.txt') && !r.path.endsWith('.xml'));
     for (const own of pages.filter((r) => r.host === '127.0.0.1')) {
       expect(own.headers).toMatchObject({ authorization: 'Bearer wiki-t0ken', 'x-wiki-token': 'wiki-x' });

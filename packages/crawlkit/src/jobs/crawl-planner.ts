@@ -58,8 +58,10 @@ export function createCrawlPlanner(
   request: CrawlRequest,
 ): JobPlanner {
   // A recrawl asks for robots.txt and sitemaps again conditionally, unless the crawl keeps nothing.
+  const pageOptionsFor = crawlPageOptions(request.url, request.scrapeOptions);
   const fetchText = frontierFetch(ctx, {
     revalidate: !request.zeroDataRetention && request.scrapeOptions.storeInCache,
+    headersFor: (url) => pageOptionsFor(url).headers,
   });
   const rules = createCrawlRules({
     seedUrl: request.url,
@@ -171,7 +173,7 @@ export function createCrawlPlanner(
 
   return {
     scrapeOptions: request.scrapeOptions,
-    scrapeOptionsFor: crawlPageOptions(request.url, request.scrapeOptions),
+    scrapeOptionsFor: pageOptionsFor,
     concurrency,
     collectsLinks: request.sitemap !== 'only',
     zeroDataRetention: request.zeroDataRetention,
