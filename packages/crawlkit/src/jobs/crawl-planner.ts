@@ -62,6 +62,7 @@ export function createCrawlPlanner(
   const fetchText = frontierFetch(ctx, {
     revalidate: !request.zeroDataRetention && request.scrapeOptions.storeInCache,
     headersFor: (url) => pageOptionsFor(url).headers,
+    skipTlsVerification: request.scrapeOptions.skipTlsVerification,
   });
   const rules = createCrawlRules({
     seedUrl: request.url,

@@ -80,6 +80,12 @@ export interface FrontierFetchOptions {
    * @default none
    */
   headersFor?: (url: string) => Record<string, string> | undefined;
+  /**
+   * The crawl's `skipTlsVerification`: its robots.txt and sitemaps are fetched as its pages are, so the headers a
+   * crawl verifies certificates for are never sent to a server that was not verified.
+   * @default true (v2's default)
+   */
+  skipTlsVerification?: boolean;
 }
 
 /** What a frontier fetch answers: the response, its text decoded when asked for (only robots.txt asks). */
@@ -144,6 +150,7 @@ export function frontierFetch(ctx: EngineContext, options: FrontierFetchOptions 
           // A sitemap is read from its bytes: only robots.txt asks for the text, decoded when it does.
           deferDecoding: true,
           ...(headers ? { headers } : {}),
+          ...(options.skipTlsVerification !== undefined ? { skipTlsVerification: options.skipTlsVerification } : {}),
           ...(init?.signal ? { signal: init.signal } : {}),
           ...(init?.readAtMost !== undefined ? { readAtMost: init.readAtMost } : {}),
           ...(ctx.recording ? { onExchange: recorder(ctx.recording) } : {}),
