@@ -25,7 +25,7 @@ import {
 } from './read-body.js';
 import { RedirectCookies } from './redirect-cookies.js';
 import { lostKeepAliveSocket, markingFreshSockets } from './stale-socket.js';
-import { checkRedirectTarget, nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
+import { checkRedirectTarget, nextHop, ownHeaderNames, RedirectChain, redirectTarget, type Hop } from './redirects.js';
 import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
 import { parseOptions } from '@crawlkit/options';
 import { withinBudget } from '@crawlkit/options/within-budget';
@@ -269,7 +269,7 @@ export class HttpEngine {
       url.username = '';
       url.password = '';
     }
-    return { url, method: request.method ?? 'GET', headers, body: request.body };
+    return { url, method: request.method ?? 'GET', headers, body: request.body, own: ownHeaderNames(request.headers) };
   }
 
   /** One keep-alive pool per TLS mode and proxy, created on first use. */
