@@ -37,6 +37,22 @@ describe("the fetcher's options", () => {
     expect(refused(() => new Fetcher({ proxies: { stealth: ['::'] } })).message).toMatch(/proxy URL/);
   });
 
+  it('refuses a host entry no host could match: a network, a URL, a port (the QA day: taken as names, in silence)', () => {
+    expect(refused(() => new Fetcher({ urlPolicy: { allowedHosts: ['10.0.0.0/8'] } })).message).toContain(
+      '`urlPolicy.allowedHosts.0`: `10.0.0.0/8` is a network, and the list takes hosts',
+    );
+    expect(refused(() => new Fetcher({ urlPolicy: { blockedHosts: ['http://wiki.corp/'] } })).message).toContain(
+      '`http://wiki.corp/` is a URL: list its host alone (`wiki.corp`)',
+    );
+    expect(refused(() => new Fetcher({ urlPolicy: { allowedHosts: ['wiki.corp:8080'] } })).message).toContain(
+      '`wiki.corp:8080` names a port: list the host alone (`wiki.corp`), and the port in allowedPorts',
+    );
+    // IPv6 addresses, bracketed or not, and wildcards are hosts.
+    expect(
+      () => new Fetcher({ urlPolicy: { allowedHosts: ['::1', '[::1]', '*.corp.example', '10.1.2.3'] } }),
+    ).not.toThrow();
+  });
+
   it('refuses an engine of `engines` naming the member it lacks', () => {
     const close = async () => {};
     const fetch = async () => Promise.reject(new Error('unused'));

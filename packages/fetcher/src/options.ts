@@ -12,7 +12,37 @@ import { z } from 'zod';
 import type { PageEngine } from './engines/page-engine.js';
 import type { RenderJudge } from './render/judge.js';
 
-const hosts = z.array(z.string().min(1)).readonly();
+/**
+ * What is wrong with a host entry of `allowedHosts` or `blockedHosts` that no URL's host could ever match (a network, a
+ * URL, a port), or undefined: taken as a host name, `10.0.0.0/8` allowed nothing and refused nothing, in silence.
+ */
+function hostEntryIssue(entry: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) {
+    return `\`${entry}\` is a URL: list its host alone (\`${entry.replace(/^[a-z][a-z0-9+.-]*:\/\/([^/?#]*).*$/i, '$1')}\`)`;
+  }
+  if (entry.includes('/')) {
+    return (
+      `\`${entry}\` is a network, and the list takes hosts (\`10.1.2.3\`, \`wiki.corp\`, \`*.corp.example\`): list ` +
+      'the hosts of that network to allow, or refuse private networks with allowPrivateNetworks: false'
+    );
+  }
+  if (/^[^:[\]]+:\d+$/.test(entry)) {
+    return `\`${entry}\` names a port: list the host alone (\`${entry.replace(/:\d+$/, '')}\`), and the port in allowedPorts`;
+  }
+  return undefined;
+}
+
+const hosts = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .superRefine((entry, ctx) => {
+        const issue = hostEntryIssue(entry);
+        if (issue) ctx.addIssue({ code: 'custom', message: issue });
+      }),
+  )
+  .readonly();
 
 /** `UrlPolicy`. */
 export const urlPolicySchema = z.strictObject({

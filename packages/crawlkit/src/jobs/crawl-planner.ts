@@ -16,6 +16,7 @@ import type { CrawlRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
+import { crawlPageOptions, seedCredentials } from './crawl-credentials.js';
 import { frontierFetch, robotsUnavailableReason, type RobotsWait } from './frontier-fetch.js';
 import { noteFrontier, noteTrapsSkipped, seedLanding, TRAP_REASONS, type FrontierNotes } from './crawl-notes.js';
 
@@ -57,8 +58,11 @@ export function createCrawlPlanner(
   request: CrawlRequest,
 ): JobPlanner {
   // A recrawl asks for robots.txt and sitemaps again conditionally, unless the crawl keeps nothing.
+  const pageOptionsFor = crawlPageOptions(request.url, request.scrapeOptions);
   const fetchText = frontierFetch(ctx, {
     revalidate: !request.zeroDataRetention && request.scrapeOptions.storeInCache,
+    headersFor: (url) => pageOptionsFor(url).headers,
+    skipTlsVerification: request.scrapeOptions.skipTlsVerification,
   });
   const rules = createCrawlRules({
     seedUrl: request.url,
@@ -105,6 +109,7 @@ export function createCrawlPlanner(
   // Neither depends on the page the link is on (external links do, with allowExternalLinks: then nothing is
   // remembered), nor changes during the crawl, except when the seed redirects (`rules.rebase`, `landing`), which
   // empties it.
+  const withSeedCredentials = seedCredentials(request.url);
   const verdicts = request.allowExternalLinks ? undefined : new Map<string, Admitted | null>();
   // The first link each trap rule refused, told once to the stored job (`trapsSkipped`) for the status.
   const trapsNoted = new Set<string>();
@@ -129,6 +134,7 @@ export function createCrawlPlanner(
       // The URL as a browser writes it (`parsed.href`: a section's fragment dropped, a sitemap's raw `/ニュース/記事`
       // or `例え.jp` percent-encoded and in punycode), so that a page's `sourceURL` and a robots.txt refusal name a
       // URL in one form, whether a link or a sitemap gave it.
+      withSeedCredentials(admission.parsed);
       const fetched = admission.parsed.href;
       if (!request.ignoreRobotsTxt && robots && admission.internal && !robots.isAllowed(fetched)) {
         if (!robotsBlocked.has(fetched)) {
@@ -168,6 +174,7 @@ export function createCrawlPlanner(
 
   return {
     scrapeOptions: request.scrapeOptions,
+    scrapeOptionsFor: pageOptionsFor,
     concurrency,
     collectsLinks: request.sitemap !== 'only',
     zeroDataRetention: request.zeroDataRetention,
@@ -182,8 +189,8 @@ export function createCrawlPlanner(
       if (request.ignoreRobotsTxt && !discover) return [];
       // robots.txt is read even when ignored: its `Sitemap:` lines still name the site's sitemaps.
       const wait = robotsWait(ctx, request);
-      const origin = new URL(request.url).origin;
-      const loaded = await loadRobots(origin, fetchText, userAgent, { signal, timeoutMs: wait.ms });
+      // The seed's URL, not its origin: robots.txt of a site behind Basic auth is read with the seed's user info.
+      const loaded = await loadRobots(request.url, fetchText, userAgent, { signal, timeoutMs: wait.ms });
       const notes: FrontierNotes = {};
       if (!request.ignoreRobotsTxt) {
         if (loaded.unavailable !== undefined) {

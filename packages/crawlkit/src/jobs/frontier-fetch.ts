@@ -74,6 +74,18 @@ export interface FrontierFetchOptions {
    * @default false
    */
   revalidate?: boolean;
+  /**
+   * The request headers of a URL: a crawl's `scrapeOptions.headers` for the files of the seed's host (a site behind a
+   * cookie or a token keeps its robots.txt and sitemaps behind it too). A file fetched with them is never kept.
+   * @default none
+   */
+  headersFor?: (url: string) => Record<string, string> | undefined;
+  /**
+   * The crawl's `skipTlsVerification`: its robots.txt and sitemaps are fetched as its pages are, so the headers a
+   * crawl verifies certificates for are never sent to a server that was not verified.
+   * @default true (v2's default)
+   */
+  skipTlsVerification?: boolean;
 }
 
 /** What a frontier fetch answers: the response, its text decoded when asked for (only robots.txt asks). */
@@ -124,21 +136,27 @@ async function quietly(write: () => Promise<unknown>): Promise<void> {
 export function frontierFetch(ctx: EngineContext, options: FrontierFetchOptions = {}): FetchText {
   const keeps = options.revalidate === true && !ctx.recording && ctx.options.engine !== 'replay';
   return async (url, init) => {
-    // A URL with credentials is never kept: the key would hold them.
-    const key = keeps && !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url) ? keyOf(url) : undefined;
+    const own = options.headersFor?.(url);
+    // A URL with credentials is never kept: the key would hold them. Nor is a file fetched with the crawl's headers.
+    const key = keeps && !own && !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url) ? keyOf(url) : undefined;
     const kept = key ? await readKept(ctx.store, key) : undefined;
-    const fetch = (headers?: Record<string, string>) =>
-      // Through the pages' proxy: robots.txt and sitemaps must come from where the pages come from.
-      ctx.fetcher.fetchPlain({
-        url,
-        timeoutMs: init?.timeoutMs ?? TIMEOUT_MS,
-        // A sitemap is read from its bytes: only robots.txt asks for the text, decoded when it does.
-        deferDecoding: true,
-        ...(headers ? { headers } : {}),
-        ...(init?.signal ? { signal: init.signal } : {}),
-        ...(init?.readAtMost !== undefined ? { readAtMost: init.readAtMost } : {}),
-        ...(ctx.recording ? { onExchange: recorder(ctx.recording) } : {}),
-      });
+    const fetch = (conditional?: Record<string, string>) => {
+      const headers = own || conditional ? { ...own, ...conditional } : undefined;
+      return (
+        // Through the pages' proxy: robots.txt and sitemaps must come from where the pages come from.
+        ctx.fetcher.fetchPlain({
+          url,
+          timeoutMs: init?.timeoutMs ?? TIMEOUT_MS,
+          // A sitemap is read from its bytes: only robots.txt asks for the text, decoded when it does.
+          deferDecoding: true,
+          ...(headers ? { headers } : {}),
+          ...(options.skipTlsVerification !== undefined ? { skipTlsVerification: options.skipTlsVerification } : {}),
+          ...(init?.signal ? { signal: init.signal } : {}),
+          ...(init?.readAtMost !== undefined ? { readAtMost: init.readAtMost } : {}),
+          ...(ctx.recording ? { onExchange: recorder(ctx.recording) } : {}),
+        })
+      );
+    };
     let result = await fetch(kept ? conditionalHeaders(kept.file.policy, url) : undefined);
     if (kept && result.status === 304) {
       // Compared with the URL the kept file was fetched at: a redirect that stays is confirmed where it leads.

@@ -22,6 +22,8 @@ export interface PageVerdict {
 export interface JobPlanner {
   /** Page scrape options (with the task's URL filled in by the task execution). */
   readonly scrapeOptions: Omit<PageScrapeRequest, 'url'>;
+  /** The page options of one URL, when they depend on it (a crawl's `headers`). @default `scrapeOptions` */
+  scrapeOptionsFor?(url: string): Omit<PageScrapeRequest, 'url'>;
   /** Tasks running at once for this job. */
   readonly concurrency: number;
   /** Whether pages need their links for discovery. */

@@ -8,6 +8,7 @@ import { jobAddress } from './job-address.js';
 import { decodeDocument, storedJobOf } from '../codec/records.js';
 import { storeStallWarning } from '../store-faults.js';
 import { robotsNotes, unreadableSitemapNotes } from './frontier-fetch.js';
+import { seedLandingNote } from './seed-landing-note.js';
 
 /** A status page is cut so that its documents stay under this many characters of JSON (always at least one). */
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
@@ -125,9 +126,11 @@ export async function buildJobStatus(
 async function crawlWarning(store: Store, job: JobRecord, resultCount: number): Promise<string | undefined> {
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
-  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, trapsSkipped, limitReached } =
+  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, trapsSkipped, limitReached, seedLanded } =
     storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain' | 'limit'>>(job);
   const notes: string[] = [];
+  const landing = seedLandingNote(request.url, seedLanded);
+  if (landing) notes.push(landing);
   // A link found past `limit` was left out (`noteLimitCut`). Unsaid, "completed: 60 pages" reads as a site of 60
   // pages (a calendar or facet trap, unseen); a site of exactly `limit` pages is told nothing.
   if (job.status === 'completed' && limitReached && request.limit !== undefined) {

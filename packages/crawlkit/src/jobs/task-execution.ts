@@ -198,7 +198,10 @@ async function fetchTask(
   }
   let outcome;
   try {
-    const request: PageScrapeRequest = { ...planner.scrapeOptions, url: task.url };
+    const request: PageScrapeRequest = {
+      ...(planner.scrapeOptionsFor?.(task.url) ?? planner.scrapeOptions),
+      url: task.url,
+    };
     const context = {
       sourceURL: sourceUrlOf(task),
       zeroDataRetention: planner.zeroDataRetention,

@@ -3,7 +3,13 @@ import { lookup } from 'node:dns/promises';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 
 import { isFetchError, type FetchError } from '../errors.js';
-import { blockedError, checkUrlAgainstPolicy, isBlockedAddress, type UrlPolicy } from '../policy/url-policy.js';
+import {
+  blockedAfterRedirect,
+  blockedError,
+  checkUrlAgainstPolicy,
+  isBlockedAddress,
+  type UrlPolicy,
+} from '../policy/url-policy.js';
 import type { AdBlocker } from './adblock.js';
 import { redirectLimitError } from './navigation-errors.js';
 import type { RecordedSource } from '../warc/exchange.js';
@@ -106,7 +112,9 @@ export class RequestGate {
       const refusal = await this.#policyRefusal(parsed);
       if (refusal) {
         reason = 'policy';
-        if (isMainDocument) this.mainFrameError = refusal;
+        if (isMainDocument) {
+          this.mainFrameError = this.hops.length > 1 ? blockedAfterRedirect(refusal, this.hops[0]!) : refusal;
+        }
       } else if (this.#settings.blockHeavy && HEAVY_TYPES.has(type)) {
         reason = 'resource-type';
       } else if (this.#settings.adBlocker?.isBlocked(url, type, page.url() || url, isMainDocument)) {

@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 
 import { FetchError, isFetchError } from '../errors.js';
 import { checksAddresses, guardLookup, resolveChecked } from '../policy/guarded-lookup.js';
-import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
+import { blockedAfterRedirect, checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
 import { describeBody } from './body-text.js';
 import { parseContentType } from './content-type.js';
 import { flattenResponseHeaders, mergeRequestHeaders } from './headers.js';
@@ -25,7 +25,7 @@ import {
 } from './read-body.js';
 import { RedirectCookies } from './redirect-cookies.js';
 import { lostKeepAliveSocket, markingFreshSockets } from './stale-socket.js';
-import { checkRedirectTarget, nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
+import { checkRedirectTarget, nextHop, ownHeaderNames, RedirectChain, redirectTarget, type Hop } from './redirects.js';
 import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
 import { parseOptions } from '@crawlkit/options';
 import { withinBudget } from '@crawlkit/options/within-budget';
@@ -128,8 +128,8 @@ export class HttpEngine {
     timer.unref();
     let unwatch: (() => void) | undefined;
 
+    const chain = new RedirectChain(this.#limits.maxRedirects);
     try {
-      const chain = new RedirectChain(this.#limits.maxRedirects);
       const dispatcher = this.#dispatcher(skipTls, request.proxy);
       let cookies: RedirectCookies | undefined;
       let cookieState = 0;
@@ -232,8 +232,13 @@ export class HttpEngine {
       }
     } catch (error) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
-      if (isFetchError(reason) && reason.url !== undefined) throw reason;
-      throw toFetchError(reason, hop.url, this.#limits, request.proxy);
+      const failure =
+        isFetchError(reason) && reason.url !== undefined
+          ? reason
+          : toFetchError(reason, hop.url, this.#limits, request.proxy);
+      throw failure.code === 'URL_BLOCKED' && chain.visited.length
+        ? blockedAfterRedirect(failure, chain.visited[0]!)
+        : failure;
     } finally {
       clearTimeout(timer);
       unwatch?.();
@@ -264,7 +269,7 @@ export class HttpEngine {
       url.username = '';
       url.password = '';
     }
-    return { url, method: request.method ?? 'GET', headers, body: request.body };
+    return { url, method: request.method ?? 'GET', headers, body: request.body, own: ownHeaderNames(request.headers) };
   }
 
   /** One keep-alive pool per TLS mode and proxy, created on first use. */

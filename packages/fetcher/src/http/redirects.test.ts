@@ -74,6 +74,30 @@ describe('HttpEngine: redirects', () => {
     }
   });
 
+  it("drops the caller's own headers when a redirect changes host, as the browser does", async () => {
+    const other = await startFixtureServer();
+    try {
+      const target = encodeURIComponent(`${other.url.replace('127.0.0.1', 'localhost')}/http/echo`);
+      const result = await site.engine.fetch({
+        url: `${site.server.url}/http/redirect/to?url=${target}`,
+        headers: {
+          'Private-Token': 'glpat-secret',
+          'x-api-key': 'k',
+          'user-agent': 'WikiBot/1.0',
+          accept: 'text/html',
+        },
+      });
+      const echo = JSON.parse(result.text!);
+      // Before: a GitLab token or an API key went to whatever host the site redirected to.
+      expect(echo.headers['private-token']).toBeUndefined();
+      expect(echo.headers['x-api-key']).toBeUndefined();
+      expect(echo.headers['user-agent']).toBe('WikiBot/1.0');
+      expect(echo.headers.accept).toBe('text/html');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('sends cookies set during the chain back on later hops (a cookie wall is not a loop)', async () => {
     const result = await site.engine.fetch({
       url: `${site.server.url}/http/redirect/cookie-wall`,

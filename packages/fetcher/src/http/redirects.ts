@@ -8,12 +8,30 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 /** Headers that describe a request body, dropped when a redirect turns the request into a GET. */
 const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'content-location'];
 
+/** The caller's headers that are no secret of a site: they follow a redirect to any host. */
+const NEUTRAL_HEADERS = new Set(['user-agent', 'accept', 'accept-language', 'content-type']);
+
 export interface Hop {
   url: URL;
   method: 'GET' | 'HEAD' | 'POST';
   headers: Record<string, string>;
   body: string | Uint8Array | undefined;
+  /**
+   * The names (lower case) of the caller's own headers that may be a site's secret (`X-Api-Key`, `Private-Token`),
+   * taken off at a redirect to another host, as the browser keeps them to the page's host. @default none
+   */
+  own?: readonly string[];
 }
+
+/** The names of `headers` (the caller's) that stay with the request's host: all but the neutral ones. */
+export function ownHeaderNames(headers: Readonly<Record<string, string>> | undefined): string[] {
+  return Object.keys(headers ?? {})
+    .map((name) => name.toLowerCase())
+    .filter((name) => !NEUTRAL_HEADERS.has(name));
+}
+
+/** A host name without a leading `www.`: one site for the caller's headers, as in the browser. */
+const siteOf = (url: URL) => url.hostname.toLowerCase().replace(/^www\./, '');
 
 /**
  * The target of a redirect response, or `undefined` when the response is final (not a redirect, no usable Location).
@@ -34,8 +52,8 @@ export function redirectTarget(status: number, location: string | string[] | und
 }
 
 /**
- * The next hop of a redirect chain: 303 (and 301/302 of a POST) become a GET without body, and credentials stay
- * behind when the origin changes.
+ * The next hop of a redirect chain: 303 (and 301/302 of a POST) become a GET without body, credentials stay
+ * behind when the origin changes, and the caller's own headers when the host does.
  */
 export function nextHop(hop: Hop, status: number, target: URL): Hop {
   let { method, body } = hop;
@@ -46,7 +64,11 @@ export function nextHop(hop: Hop, status: number, target: URL): Hop {
     for (const name of BODY_HEADERS) delete headers[name];
   }
   if (target.origin !== hop.url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
-  return { url: target, method, headers, body };
+  if (hop.own?.length && siteOf(target) !== siteOf(hop.url)) {
+    for (const name of hop.own) delete headers[name];
+    return { url: target, method, headers, body };
+  }
+  return { url: target, method, headers, body, ...(hop.own ? { own: hop.own } : {}) };
 }
 
 /** Tracks a redirect chain: refuses a loop and a chain longer than `maxRedirects`. */

@@ -14,7 +14,9 @@ export interface HttpRequest {
   method?: 'GET' | 'HEAD' | 'POST';
   /**
    * Request headers; they override the engine defaults (`user-agent`, `accept`, `accept-language`,
-   * `accept-encoding`) case-insensitively. `authorization` and `cookie` are dropped when a redirect leaves the origin.
+   * `accept-encoding`) case-insensitively. `authorization` and `cookie` are dropped when a redirect leaves the origin,
+   * and every other one of these (`user-agent`, `accept`, `accept-language`, `content-type` aside) when it leaves the
+   * host (`www.` aside), as the browser keeps them to the page's host.
    * @default {}
    */
   headers?: Record<string, string>;

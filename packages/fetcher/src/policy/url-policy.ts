@@ -221,6 +221,19 @@ export function blockedError(url: URL | string | undefined, host: string, rule: 
   return new FetchError('URL_BLOCKED', message, url === undefined ? { rule } : { url: redactUrl(url), rule });
 }
 
+/**
+ * A `URL_BLOCKED` met on a redirect's target, told as such: the caller asked for `first`, and a message naming only
+ * the refused host (`127.0.0.3 is refused`) left them to guess where it came from.
+ */
+export function blockedAfterRedirect(error: FetchError, first: URL | string): FetchError {
+  const target = error.url ?? 'a URL';
+  return new FetchError('URL_BLOCKED', `The page ${redactUrl(first)} redirected to ${target}. ${error.message}`, {
+    ...(error.url !== undefined ? { url: error.url } : {}),
+    ...(error.rule !== undefined ? { rule: error.rule } : {}),
+    cause: error,
+  });
+}
+
 export { redactUrl };
 
 /**

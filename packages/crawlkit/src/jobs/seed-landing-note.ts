@@ -1,0 +1,49 @@
+import { redactUrl } from '@crawlkit/fetcher';
+
+const bareHost = (url: URL) => url.hostname.toLowerCase().replace(/^www\./, '');
+
+/** Whether a query value of `landed` names the seed (`?next=%2F`, `?service=http://wiki/`): a sign-in page's return. */
+function namesSeed(landed: URL, seed: URL): boolean {
+  const forms = new Set([seed.href, `${seed.origin}${seed.pathname}`, seed.pathname + seed.search, seed.pathname]);
+  for (const value of landed.searchParams.values()) {
+    let target: URL | undefined;
+    try {
+      target = new URL(value, seed);
+    } catch {
+      continue;
+    }
+    if (forms.has(value) || (target.origin === seed.origin && target.pathname === seed.pathname)) return true;
+  }
+  return false;
+}
+
+/**
+ * What a crawl's status says of a seed that redirected away: to a page whose query names the seed (a sign-in page,
+ * its `next=` or `service=`: the crawl read the sign-in page and what it links to, and "completed" said nothing), or
+ * to another host, which the crawl then follows. Nothing for a redirect within the site (`/latest` to `/v2/`).
+ */
+export function seedLandingNote(seedUrl: string, landedUrl: string | undefined): string | undefined {
+  if (landedUrl === undefined) return undefined;
+  let seed: URL;
+  let landed: URL;
+  try {
+    seed = new URL(seedUrl);
+    landed = new URL(landedUrl);
+  } catch {
+    return undefined;
+  }
+  const from = redactUrl(seed);
+  const to = redactUrl(landed);
+  if (landed.search && namesSeed(landed, seed)) {
+    return (
+      `The seed ${from} redirected to ${to}, a page that names the seed in its query: a sign-in page, most likely, ` +
+      'so the crawl read what can be reached without signing in. Send the session with the crawl: ' +
+      '`scrapeOptions.headers` (a `Cookie` or `Authorization` header), or the user name and password in the URL ' +
+      'for Basic auth.'
+    );
+  }
+  if (bareHost(landed) !== bareHost(seed)) {
+    return `The seed ${from} redirected to another host, ${to}: the crawl followed it there.`;
+  }
+  return undefined;
+}

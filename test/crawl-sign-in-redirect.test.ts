@@ -1,0 +1,75 @@
+// A crawl of a wiki that sends a visitor without a session to its sign-in page: the seed redirects to
+// `/login?next=%2F`, the crawl reads the sign-in page and what it links to, and ended `completed` without a word.
+// Its status now says where the seed went and how to send a session; a crawl with the session says nothing of it.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { describe, expect, it } from 'vitest';
+
+import { ok } from './helpers/crawl-site-run.ts';
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
+
+const html = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>` +
+  `<p>${title}: a page with enough text to be the main content.</p>${body}</main></body></html>`;
+
+/** The wiki on 127.0.0.1 (its own sign-in page) and one on `localhost` whose sign-in is another host's (SSO). */
+async function startWikis(): Promise<{ port: number; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    if (url.pathname === '/robots.txt' || url.pathname.endsWith('.xml')) return void res.writeHead(404).end();
+    if (url.pathname === '/login' || url.pathname === '/sso/login') {
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Sign in', '<a href="/help">Help</a>'));
+    }
+    if ((req.headers.cookie ?? '').includes('sid=ok')) {
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(html(`Wiki ${url.pathname}`, ''));
+    }
+    const { port } = server.address() as AddressInfo;
+    const next = encodeURIComponent(`http://${host}:${port}${url.pathname}`);
+    const login = host === 'localhost' ? `http://127.0.0.1:${port}/sso/login?service=${next}` : `/login?next=%2F`;
+    res.writeHead(302, { location: login }).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('a crawl whose seed redirects to a sign-in page', () => {
+  const env = useFixtureEngine({ server: startWikis });
+
+  const crawl = async (url: string, cookie?: string) => {
+    const started = ok(
+      await env.ck.crawl({ url, limit: 5, ...(cookie ? { scrapeOptions: { headers: { cookie } } } : {}) }),
+    );
+    return ok(await env.ck.waitForJob(started.id));
+  };
+
+  it("says so in the status's warning, with how to send a session", async () => {
+    const { port } = env.server;
+    const status = await crawl(`http://127.0.0.1:${port}/`);
+    expect(status.status).toBe('completed');
+    expect(status.data.map((d) => d.metadata.title)).toContain('Sign in');
+    // Before: no warning at all.
+    expect(status.warning).toContain(
+      `The seed http://127.0.0.1:${port}/ redirected to http://127.0.0.1:${port}/login?next=%2F, a page that names ` +
+        'the seed in its query: a sign-in page, most likely',
+    );
+    expect(status.warning).toContain('`scrapeOptions.headers` (a `Cookie` or `Authorization` header)');
+  }, 30_000);
+
+  it('on another host (SSO) too', async () => {
+    const { port } = env.server;
+    const status = await crawl(`http://localhost:${port}/`);
+    expect(status.warning).toContain(`The seed http://localhost:${port}/ redirected to http://127.0.0.1:${port}/sso/`);
+    expect(status.warning).toContain('a sign-in page, most likely');
+  }, 30_000);
+
+  it('says nothing of it when the crawl sends the session', async () => {
+    const status = await crawl(`http://127.0.0.1:${env.server.port}/`, 'sid=ok');
+    expect(status.data.map((d) => d.metadata.title)).toEqual(['Wiki /']);
+    expect(status.warning ?? '').not.toContain('redirected');
+  }, 30_000);
+});
