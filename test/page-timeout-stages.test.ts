@@ -97,4 +97,17 @@ describe("a direct scrape's timeout covers the call as a whole", () => {
       await one.close();
     }
   });
+
+  it('but a call without a timeout waits its turn, then has the whole default', async () => {
+    const one = new Crawlkit({ store: 'memory', engine: 'http', concurrency: 1, timeoutMs: 1_500 });
+    try {
+      // two thirds of the default (1000 ms) pass in line: a script's thousand scrapes at once all get their pages
+      const holder = one.scrape({ url: `${site.url}/in-600ms`, maxAge: 0 });
+      const second = one.scrape({ url: `${site.url}/in-600ms`, maxAge: 0 });
+      const third = await one.scrape({ url: `${site.url}/in-600ms`, maxAge: 0 });
+      expect([(await holder).success, (await second).success, third.success]).toEqual([true, true, true]);
+    } finally {
+      await one.close();
+    }
+  });
 });

@@ -7,7 +7,6 @@ import { jobInfo } from '../record/job-recording.js';
 import type { Runtime } from '../runtime.js';
 import { scrapePage } from '../scrape/run-scrape.js';
 import { inSlotWithin } from '../scrape/slot-wait.js';
-import { pageTimeoutMs } from '../scrape/types.js';
 import { memoizedParser } from '../v2/parse-memo.js';
 import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';
@@ -44,7 +43,7 @@ export async function scrape(
     callOf(options),
     pageCreditEstimate(request, ctx.fetcher),
     () =>
-      inSlotWithin(queue, pageTimeoutMs(request, ctx.options.timeoutMs), { signal, tenant: options.tenant }, (waited) =>
+      inSlotWithin(queue, request.timeout, { signal, tenant: options.tenant }, (waited) =>
         scrapePage(ctx, request, {
           sourceURL: (body as { url: string }).url,
           zeroDataRetention: request.zeroDataRetention,

@@ -8,18 +8,22 @@ import type { PageScrapeOutcome } from './types.js';
 const SLOT_WAIT_OVER = Symbol('slot wait over');
 
 /**
- * Runs a direct scrape in one of the engine's slots with its `timeout` covering the call as a whole: it may wait up
- * to two thirds of it for a slot (upstream's share, reference §3.3), past which it is `SCRAPE_TIMEOUT` saying it
- * waited for a slot, and `run` is given the milliseconds it waited, which come off the scrape's time. The caller's
- * abort ends the wait at once, as before.
+ * Runs a direct scrape in one of the engine's slots with the `timeout` its caller gave covering the call as a whole:
+ * it may wait up to two thirds of it for a slot (upstream's share, reference §3.3), past which it is `SCRAPE_TIMEOUT`
+ * saying it waited for a slot, and `run` is given the milliseconds it waited, which come off the scrape's time. A
+ * call without a `timeout` waits for its slot as long as the calls before it take, then has the engine's whole
+ * `timeoutMs`: a script that starts a thousand scrapes at once gets a thousand pages, not timeouts of its own queue.
+ * The caller's abort ends the wait at once.
  */
 export async function inSlotWithin(
   queue: ScrapeSlots,
-  timeoutMs: number,
+  timeoutMs: number | undefined,
   options: { signal?: AbortSignal | undefined; tenant?: string | undefined },
   run: (waitedMs: number) => Promise<PageScrapeOutcome>,
 ): Promise<PageScrapeOutcome> {
   const { signal } = options;
+  if (timeoutMs === undefined)
+    return queue.add(() => run(0), { ...(signal ? { signal } : {}), tenant: options.tenant });
   const called = performance.now();
   const wait = new AbortController();
   const onCallerAbort = () => wait.abort(signal!.reason);
