@@ -22,6 +22,7 @@ export {
   isAllowedByPolicy,
   isBlockedAddress,
   redactUrl,
+  sameHeaderSite,
   tightenUrlPolicy,
 } from './policy/index.js';
 export type { UrlPolicy } from './policy/index.js';

@@ -216,7 +216,7 @@ export class BrowserEngine {
       // The user agent goes to every host: it is the browser's own (emulation), not a header the page adds.
       siteHeaders: {
         names: Object.keys(request.headers ?? {}).filter((n) => !/^user-agent$/i.test(n)),
-        host: target.hostname,
+        url: target,
       },
     });
     await Promise.all([prepareForRequest(page, session, lease, request, target), gate.attach(page)]);

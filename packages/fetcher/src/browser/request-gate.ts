@@ -12,6 +12,7 @@ import {
 } from '../policy/url-policy.js';
 import type { AdBlocker } from './adblock.js';
 import { redirectLimitError } from './navigation-errors.js';
+import { sameHeaderSite } from '../policy/header-site.js';
 import type { RecordedSource } from '../warc/exchange.js';
 
 /** Resource types dropped unless a screenshot needs them (they never change the DOM's text). */
@@ -29,15 +30,13 @@ export interface RequestGateSettings {
   /** Redirects a main-frame navigation may follow (`http.limits.maxRedirects`). @default Chromium's own limit */
   maxRedirects?: number;
   /**
-   * The request's own `headers` (cookies, `Authorization`), which the page sends with every request: they are taken
-   * off the requests to any other host than the scraped page's (`www.` aside), so that a page's CDNs, analytics and
-   * ads never get them. @default none
+   * The request's own `headers` (cookies, `Authorization`), which the page sends with every request, and the scraped
+   * page's URL: they are taken off the requests anywhere but the page's site (`sameHeaderSite`: its host, `www.` aside,
+   * on its port; never `http:` under an `https:` page), so that a page's CDNs, analytics and ads never get them.
+   * @default none
    */
-  siteHeaders?: { names: readonly string[]; host: string };
+  siteHeaders?: { names: readonly string[]; url: URL };
 }
-
-/** A host name without a leading `www.`: `example.com` and `www.example.com` are one site for the request's headers. */
-const siteOf = (host: string) => host.toLowerCase().replace(/^www\./, '');
 
 /** Why a request was refused. */
 export type BlockReason = 'policy' | 'ad' | 'resource-type';
@@ -135,10 +134,10 @@ export class RequestGate {
     }
   }
 
-  /** The overrides of a request to another host than the page's: its headers without the request's own. */
+  /** The overrides of a request off the page's site: its headers without the request's own. */
   #withoutSiteHeaders(request: HTTPRequest, url: URL | undefined): { headers: Record<string, string> } | undefined {
     const own = this.#settings.siteHeaders;
-    if (!own?.names.length || !url || PASS_SCHEMES.has(url.protocol) || siteOf(url.hostname) === siteOf(own.host)) {
+    if (!own?.names.length || !url || PASS_SCHEMES.has(url.protocol) || sameHeaderSite(own.url, url)) {
       return undefined;
     }
     const names = new Set(own.names.map((n) => n.toLowerCase()));

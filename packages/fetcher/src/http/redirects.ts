@@ -1,5 +1,6 @@
 import { FetchError, isFetchError } from '../errors.js';
 import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
+import { sameHeaderSite } from '../policy/header-site.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -29,9 +30,6 @@ export function ownHeaderNames(headers: Readonly<Record<string, string>> | undef
     .map((name) => name.toLowerCase())
     .filter((name) => !NEUTRAL_HEADERS.has(name));
 }
-
-/** A host name without a leading `www.`: one site for the caller's headers, as in the browser. */
-const siteOf = (url: URL) => url.hostname.toLowerCase().replace(/^www\./, '');
 
 /**
  * The target of a redirect response, or `undefined` when the response is final (not a redirect, no usable Location).
@@ -64,7 +62,7 @@ export function nextHop(hop: Hop, status: number, target: URL): Hop {
     for (const name of BODY_HEADERS) delete headers[name];
   }
   if (target.origin !== hop.url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
-  if (hop.own?.length && siteOf(target) !== siteOf(hop.url)) {
+  if (hop.own?.length && !sameHeaderSite(hop.url, target)) {
     for (const name of hop.own) delete headers[name];
     return { url: target, method, headers, body };
   }

@@ -8,4 +8,5 @@ export {
   tightenUrlPolicy,
   type UrlPolicy,
 } from './url-policy.js';
+export { sameHeaderSite } from './header-site.js';
 export { checksAddresses, guardLookup, resolveChecked } from './guarded-lookup.js';
