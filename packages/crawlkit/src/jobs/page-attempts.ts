@@ -2,8 +2,9 @@ import type { PageScrapeOutcome } from '../scrape/types.js';
 
 /**
  * A page's `timeout` bounds all the attempts a job makes of it (a page fetched again after a dropped connection or a
- * 429/503), back-off waits included: an attempt is charged from when its work starts (after its slots) to its end, a
- * back-off whole. A retry starts only when the back-off leaves it time, and it gets only the time left.
+ * 429/503): an attempt is charged from when its work starts (after its slots) to its end, and a dropped connection's
+ * back-off whole; a 429/503's wait is the host's rest the site asked for, which holds every page of the host, and is
+ * not charged (as the host's slot is not). A retry starts only when the time left allows, and it gets only that.
  */
 export interface PageTime {
   /** The page's `timeout`. */
@@ -44,10 +45,10 @@ export function outOfTimeFailure(
   return { success: false, error: { success: false, code: 'SCRAPE_TIMEOUT', error }, status: 408 };
 }
 
-/** The note of a page kept as its last 429/503 answer because its `timeout` left no time to ask again. */
+/** The note of a page kept as its last 429/503 answer because its attempts took its `timeout`. */
 export function outOfTimeNote(time: PageTime, attempts: number, status: number): string {
   return (
-    `The site answered ${status} to each of ${attempts} attempt(s), and the page's \`timeout\` of ` +
-    `${time.timeoutMs} ms left no time to ask again after its back-off; this is the last answer.`
+    `The site answered ${status} to each of ${attempts} attempt(s), and they took the page's \`timeout\` of ` +
+    `${time.timeoutMs} ms, leaving no time to ask again; this is the last answer.`
   );
 }

@@ -159,7 +159,8 @@ export async function executeTask(tasks: JobTasks, task: Task, retried: TaskRetr
     const wait = retryDelay({ status, retryAfter: outcome.retryAfter }, retries);
     if (wait !== undefined) {
       await tasks.hosts.pause(task.url, wait);
-      const spentMs = chargeRetry(time, outcome, wait);
+      // The wait is the host's rest, which the site asked for, not the page's time: as the host's slot, not charged.
+      const spentMs = chargeRetry(time, outcome, 0);
       if (spentMs !== undefined) {
         await tasks.queue.requeue(task, wait, { retries: retries + 1, since, spentMs });
         return 'requeued';
