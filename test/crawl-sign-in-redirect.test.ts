@@ -67,6 +67,26 @@ describe('a crawl whose seed redirects to a sign-in page', () => {
     expect(status.warning).toContain('a sign-in page, most likely');
   }, 30_000);
 
+  it("tells a page that landed on the sign-in page in the page's warning, and the engine's warning event", async () => {
+    const { port } = env.server;
+    const told: string[] = [];
+    const listen = (warning: { code: string; message: string }) => told.push(warning.code);
+    env.ck.on('warning', listen);
+    try {
+      const scraped = await env.ck.scrape({ url: `http://localhost:${port}/docs/guide`, maxAge: 0 });
+      if (!scraped.success) throw new Error(scraped.error);
+      expect(scraped.data.metadata.title).toBe('Sign in');
+      // Before: the sign-in page as the page, without a word.
+      expect(scraped.data.warning).toContain(
+        `The page http://localhost:${port}/docs/guide redirected to http://127.0.0.1:${port}/sso/login?service=`,
+      );
+      expect(scraped.data.warning).toContain('this document is the sign-in page');
+      expect(told).toContain('SIGN_IN_REDIRECT');
+    } finally {
+      env.ck.off('warning', listen);
+    }
+  }, 30_000);
+
   it('says nothing of it when the crawl sends the session', async () => {
     const status = await crawl(`http://127.0.0.1:${env.server.port}/`, 'sid=ok');
     expect(status.data.map((d) => d.metadata.title)).toEqual(['Wiki /']);

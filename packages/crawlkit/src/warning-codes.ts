@@ -25,6 +25,9 @@ export const WARNING_CODES = {
   REDIRECT_WITHOUT_LOCATION:
     'A page answered a redirect (301, 302, 303, 307, 308) without saying where to (no `Location` header, or one ' +
     "that is no URL): the page is kept as the server's body, with the same sentence in its document's `warning`.",
+  SIGN_IN_REDIRECT:
+    'A page redirected to a sign-in page that names it as the way back (`?next=`, `?service=`): the document is the ' +
+    "sign-in page, with the same sentence in its `warning`; send the session in the request's `headers`.",
   REPLAY_TRUNCATED: 'A replay archive ends in a cut record: the records before it are replayed.',
   REPLAY_DAMAGED: 'A gzip replay archive has damaged records: they are skipped, the records after them replayed.',
   TENANT_USAGE_DROPPED:

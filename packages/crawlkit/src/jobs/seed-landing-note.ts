@@ -1,21 +1,8 @@
 import { redactUrl } from '@crawlkit/fetcher';
 
-const bareHost = (url: URL) => url.hostname.toLowerCase().replace(/^www\./, '');
+import { namesPage } from '../scrape/sign-in-redirect.js';
 
-/** Whether a query value of `landed` names the seed (`?next=%2F`, `?service=http://wiki/`): a sign-in page's return. */
-function namesSeed(landed: URL, seed: URL): boolean {
-  const forms = new Set([seed.href, `${seed.origin}${seed.pathname}`, seed.pathname + seed.search, seed.pathname]);
-  for (const value of landed.searchParams.values()) {
-    let target: URL | undefined;
-    try {
-      target = new URL(value, seed);
-    } catch {
-      continue;
-    }
-    if (forms.has(value) || (target.origin === seed.origin && target.pathname === seed.pathname)) return true;
-  }
-  return false;
-}
+const bareHost = (url: URL) => url.hostname.toLowerCase().replace(/^www\./, '');
 
 /**
  * What a crawl's status says of a seed that redirected away: to a page whose query names the seed (a sign-in page,
@@ -34,7 +21,7 @@ export function seedLandingNote(seedUrl: string, landedUrl: string | undefined):
   }
   const from = redactUrl(seed);
   const to = redactUrl(landed);
-  if (landed.search && namesSeed(landed, seed)) {
+  if (landed.search && namesPage(landed, seed)) {
     return (
       `The seed ${from} redirected to ${to}, a page that names the seed in its query: a sign-in page, most likely, ` +
       'so the crawl read what can be reached without signing in. Send the session with the crawl: ' +

@@ -2,6 +2,7 @@ import type { PageResult, UndecodedText } from '@crawlkit/fetcher';
 
 import type { ActionResults } from '../v2/types.js';
 import { redirectWithoutTargetNote } from './redirect-note.js';
+import { signInRedirectNote } from './sign-in-redirect.js';
 import type { StoredCachePolicy } from './revalidation.js';
 
 /** A page as fetched, in the form the page cache keeps: what a cache hit serves in place of a fetch. */
@@ -37,8 +38,8 @@ export interface FetchedPage {
   fetchedAt?: number;
 }
 
-/** The page a fetch returned, with its notes for the document's `warning`. */
-export function fetchedPage(result: PageResult<never> | PageResult): FetchedPage {
+/** The page a fetch of `askedUrl` returned, with its notes for the document's `warning`. */
+export function fetchedPage(result: PageResult<never> | PageResult, askedUrl: string): FetchedPage {
   const page: FetchedPage = {
     url: result.url,
     status: result.status,
@@ -65,6 +66,8 @@ export function fetchedPage(result: PageResult<never> | PageResult): FetchedPage
   }
   const redirect = redirectWithoutTargetNote(result.status, result.headers);
   if (redirect) warnings.push(redirect);
+  const signIn = signInRedirectNote(askedUrl, result.url);
+  if (signIn) warnings.push(signIn);
   if (warnings.length) page.warnings = warnings;
   return page;
 }

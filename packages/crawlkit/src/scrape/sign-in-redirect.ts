@@ -1,0 +1,52 @@
+import { redactUrl } from '@crawlkit/fetcher';
+
+/**
+ * Whether a query value of `landed` names `asked` (`?next=%2Fdocs`, `?service=http://wiki/docs`): the way back a
+ * sign-in page keeps for the page that sent its visitor there.
+ */
+export function namesPage(landed: URL, asked: URL): boolean {
+  const forms = new Set([
+    asked.href,
+    `${asked.origin}${asked.pathname}`,
+    asked.pathname + asked.search,
+    asked.pathname,
+  ]);
+  for (const value of landed.searchParams.values()) {
+    let target: URL | undefined;
+    try {
+      target = new URL(value, asked);
+    } catch {
+      continue;
+    }
+    if (forms.has(value) || (target.origin === asked.origin && target.pathname === asked.pathname)) return true;
+  }
+  return false;
+}
+
+/** The words of a sign-in page's address, in its host (`sso.corp`, `login.example`) or its path (`/users/sign_in`). */
+const SIGN_IN_ADDRESS =
+  /(?:^|[^a-z])(?:log-?in|sign-?in|sign_in|signon|sso|cas|auth|oauth2?|saml|session|accounts?)(?:[^a-z]|$)/i;
+
+/**
+ * The note of a page whose fetch landed on a sign-in page: its address names such a page and its query names the page
+ * asked for. The document is the sign-in page, not the page: without it a crawl of a site behind a session stored
+ * copies of its sign-in page under every URL, without a word. Undefined for any other page.
+ */
+export function signInRedirectNote(askedUrl: string, landedUrl: string): string | undefined {
+  let asked: URL;
+  let landed: URL;
+  try {
+    asked = new URL(askedUrl);
+    landed = new URL(landedUrl);
+  } catch {
+    return undefined;
+  }
+  if (!landed.search || landed.href === asked.href) return undefined;
+  if (!SIGN_IN_ADDRESS.test(landed.hostname) && !SIGN_IN_ADDRESS.test(landed.pathname)) return undefined;
+  if (!namesPage(landed, asked)) return undefined;
+  return (
+    `The page ${redactUrl(asked)} redirected to ${redactUrl(landed)}, a sign-in page that names it as the way back: ` +
+    'this document is the sign-in page. Send the session with the request: `headers` (a `Cookie` or ' +
+    '`Authorization` header), or the user name and password in the URL for Basic auth.'
+  );
+}
