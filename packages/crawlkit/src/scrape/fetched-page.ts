@@ -1,6 +1,7 @@
-import type { PageResult, UndecodedText } from '@crawlkit/fetcher';
+import { redactUrl, type PageResult, type UndecodedText } from '@crawlkit/fetcher';
 
 import type { ActionResults } from '../v2/types.js';
+import type { TellWarning } from '../warning-codes.js';
 import { redirectWithoutTargetNote } from './redirect-note.js';
 import { signInRedirectNote } from './sign-in-redirect.js';
 import type { StoredCachePolicy } from './revalidation.js';
@@ -38,8 +39,11 @@ export interface FetchedPage {
   fetchedAt?: number;
 }
 
-/** The page a fetch of `askedUrl` returned, with its notes for the document's `warning`. */
-export function fetchedPage(result: PageResult<never> | PageResult, askedUrl: string): FetchedPage {
+/**
+ * The page a fetch of `askedUrl` returned, with its notes for the document's `warning`; the notes that have a warning
+ * code (a redirect without a target, a sign-in page) are told to `tell` as well.
+ */
+export function fetchedPage(result: PageResult<never> | PageResult, askedUrl: string, tell: TellWarning): FetchedPage {
   const page: FetchedPage = {
     url: result.url,
     status: result.status,
@@ -65,9 +69,15 @@ export function fetchedPage(result: PageResult<never> | PageResult, askedUrl: st
     );
   }
   const redirect = redirectWithoutTargetNote(result.status, result.headers);
-  if (redirect) warnings.push(redirect);
+  if (redirect) {
+    warnings.push(redirect);
+    tell('REDIRECT_WITHOUT_LOCATION', `${redactUrl(result.url)}: ${redirect}`);
+  }
   const signIn = signInRedirectNote(askedUrl, result.url);
-  if (signIn) warnings.push(signIn);
+  if (signIn) {
+    warnings.push(signIn);
+    tell('SIGN_IN_REDIRECT', signIn);
+  }
   if (warnings.length) page.warnings = warnings;
   return page;
 }

@@ -1,5 +1,4 @@
 import {
-  redactUrl,
   type JudgedPage,
   type JudgeOptions,
   type PageRequest,
@@ -13,8 +12,6 @@ import type { Extraction, ExtractionRequest } from '../../extraction/extraction.
 import { afterFetch, fetchError, shapeFetch } from '../../formats/registry.js';
 import { extractionInput, scrapeExtractionSettings } from '../extraction-settings.js';
 import { fetchedPage } from '../fetched-page.js';
-import { redirectWithoutTargetNote } from '../redirect-note.js';
-import { signInRedirectNote } from '../sign-in-redirect.js';
 import type { EngineAdvice, FetchedState, ScrapeStage, ScrapeState } from '../scrape-state.js';
 import { extractionWatch } from '../timings.js';
 
@@ -123,12 +120,7 @@ export const fetchStage: ScrapeStage = {
       });
     if (result.engineEvidence) state.engineEvidence = result.engineEvidence;
     if (result.verdict?.extraction) state.judgedExtraction = result.verdict.extraction;
-    const page = fetchedPage(result, request.url);
-    state.page = page;
-    const redirect = redirectWithoutTargetNote(page.status, page.headers);
-    if (redirect) state.ctx.warning('REDIRECT_WITHOUT_LOCATION', `${redactUrl(page.url)}: ${redirect}`);
-    const signIn = signInRedirectNote(request.url, page.url);
-    if (signIn) state.ctx.warning('SIGN_IN_REDIRECT', signIn);
+    state.page = fetchedPage(result, request.url, state.ctx.warning);
     afterFetch(state as FetchedState);
   },
 };
