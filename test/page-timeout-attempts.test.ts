@@ -24,6 +24,16 @@ function reset(req: IncomingMessage): void {
   req.socket.resetAndDestroy();
 }
 
+/** A 429 after 700 ms of thinking, every time, asking to come back in 1 s. */
+function slowBusy(req: IncomingMessage, res: ServerResponse): void {
+  requests.set(req.url!, (requests.get(req.url!) ?? 0) + 1);
+  const timer = setTimeout(() => {
+    res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '1' });
+    res.end('Too many requests.');
+  }, 700);
+  res.on('close', () => clearTimeout(timer));
+}
+
 /** A 429 asking to come back in 2 s, longer than the page's `timeout`, then the page. */
 function busyOnce(req: IncomingMessage, res: ServerResponse): void {
   const seen = (requests.get(req.url!) ?? 0) + 1;
@@ -40,6 +50,8 @@ beforeAll(async () => {
     '/batch-reset': (req) => reset(req),
     '/worker-reset': (req) => reset(req),
     '/busy': (req, res) => busyOnce(req, res),
+    '/slow-busy-embedded': (req, res) => slowBusy(req, res),
+    '/slow-busy-redis': (req, res) => slowBusy(req, res),
   });
   ck = new Crawlkit({ store: 'memory', engine: 'http' });
 });
@@ -108,19 +120,41 @@ describe("a page's timeout bounds its attempts", () => {
   });
 });
 
-describe.each(jobBackends(testRedisUrl).slice(1))('on %s', (_name, open, available) => {
-  it.skipIf(!available)('the attempts a Redis worker makes share the timeout too', async () => {
-    const backend = await open();
-    try {
-      const at = performance.now();
-      const started = ok(await backend.client.batchScrape({ urls: [`${site.url}/worker-reset`], timeout: 1_500 }));
-      ok(await backend.client.waitForJob(started.id));
-      expect(performance.now() - at).toBeLessThan(3_000);
-      const { errors } = (await backend.client.getBatchScrapeErrors(started.id)) as CrawlErrorsResponse;
-      expect(errors).toEqual([expect.objectContaining({ code: 'SCRAPE_TIMEOUT' })]);
-      expect(errors[0]!.error).toMatch(OUT_OF_TIME);
-    } finally {
-      await backend.close();
-    }
-  });
-});
+describe.each(jobBackends(testRedisUrl).map((b, i) => [...b, i ? 'redis' : 'embedded'] as const))(
+  'on %s',
+  (_name, open, available, path) => {
+    it.skipIf(!available)('the attempts a worker makes share the timeout too', async () => {
+      const backend = await open();
+      try {
+        const at = performance.now();
+        const started = ok(await backend.client.batchScrape({ urls: [`${site.url}/worker-reset`], timeout: 1_500 }));
+        ok(await backend.client.waitForJob(started.id));
+        expect(performance.now() - at).toBeLessThan(3_000);
+        const { errors } = (await backend.client.getBatchScrapeErrors(started.id)) as CrawlErrorsResponse;
+        expect(errors).toEqual([expect.objectContaining({ code: 'SCRAPE_TIMEOUT' })]);
+        expect(errors[0]!.error).toMatch(OUT_OF_TIME);
+      } finally {
+        await backend.close();
+      }
+    });
+
+    // Each requeue carries what the earlier attempts took: without it every attempt starts with the whole
+    // `timeout` again, and the page is asked 4 times (its MAX_RETRIES) and kept as a 429.
+    it.skipIf(!available)('a requeued page carries the time its attempts took to the next', async () => {
+      const backend = await open();
+      const url = `${site.url}/slow-busy-${path}`;
+      try {
+        const started = ok(await backend.client.batchScrape({ urls: [url], timeout: 1_500 }));
+        const done = ok(await backend.client.waitForJob(started.id));
+        const { errors } = (await backend.client.getBatchScrapeErrors(started.id)) as CrawlErrorsResponse;
+        // Two attempts of 700 ms leave 100 ms for a third, which times out; on a slow machine the second already
+        // leaves no time, and the page is kept as its last 429 with a note saying so.
+        expect(requests.get(`/slow-busy-${path}`)).toBeLessThanOrEqual(3);
+        if (errors.length > 0) expect(errors).toEqual([expect.objectContaining({ code: 'SCRAPE_TIMEOUT' })]);
+        else expect(done.data[0]!.warning).toMatch(/took the page's `timeout` of 1500 ms/);
+      } finally {
+        await backend.close();
+      }
+    });
+  },
+);
