@@ -38,6 +38,7 @@ export default defineConfig({
       '@crawlkit/options/invalid-option-error': fileURLToPath(
         new URL('./packages/options/src/invalid-option-error.ts', import.meta.url),
       ),
+      '@crawlkit/options/site-host': fileURLToPath(new URL('./packages/options/src/site-host.ts', import.meta.url)),
       '@crawlkit/options/route-fragment': fileURLToPath(
         new URL('./packages/options/src/route-fragment.ts', import.meta.url),
       ),

@@ -1,3 +1,4 @@
+import { siteHostname } from '@crawlkit/options/site-host';
 import { isRouteFragment } from '@crawlkit/options/route-fragment';
 
 /** Query parameters that only track the visitor and never change the page. */
@@ -106,7 +107,7 @@ export function normalizeParsedUrl(input: string, parsed: URL, options: Normaliz
 function keyOf(url: URL, options: NormalizeOptions): string {
   const fold = options.foldSimilar ?? true;
   let host = url.hostname.toLowerCase().replace(/\.$/, '');
-  if (fold) host = host.replace(/^www\./, '');
+  if (fold) host = siteHostname(host);
   const port = url.port ? `:${url.port}` : '';
   let path = normalizePercent(url.pathname.replace(PATH_SESSION, ''));
   if (fold) path = path.replace(/\/index\.(?:html?|php)$/i, '/');
@@ -149,7 +150,7 @@ export function canonicalIsAncestor(pageUrl: string, canonical: string): boolean
   } catch {
     return false;
   }
-  if (page.hostname.replace(/^www\./, '') !== target.hostname.replace(/^www\./, '')) return false;
+  if (siteHostname(page.hostname) !== siteHostname(target.hostname)) return false;
   const dir = target.pathname.replace(/\/(?:index\.(?:html?|php))?$/i, '');
   const path = page.pathname.replace(/\/(?:index\.(?:html?|php))?$/i, '');
   return path !== dir && path.startsWith(`${dir}/`);
@@ -158,7 +159,7 @@ export function canonicalIsAncestor(pageUrl: string, canonical: string): boolean
 /** The 16 variants of a URL that `foldSimilar` treats as one page (scheme × www × index/trailing slash). */
 export function urlPermutations(input: string): string[] {
   const url = new URL(input);
-  const bare = url.hostname.replace(/^www\./, '');
+  const bare = siteHostname(url.hostname);
   const path = url.pathname.replace(/\/(?:index\.(?:html|php))?$/, '');
   const out: string[] = [];
   for (const scheme of ['http:', 'https:']) {

@@ -4,6 +4,7 @@ import { getDomain } from 'tldts';
 
 import { decodePercent, isRouteFragment } from './normalize.js';
 import { compilePathPattern, type PathPattern } from './path-pattern.js';
+import { siteHostname } from '@crawlkit/options/site-host';
 
 /** Why a discovered URL is not crawled (reference §13.2). */
 export type DenialReason =
@@ -86,8 +87,6 @@ const SOCIAL = [
 ];
 
 const ALLOWED: RuleVerdict = Object.freeze({ allowed: true });
-
-const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, '');
 
 /** Whether the last path segment ends in a file extension that is never a page (reference §21 item 30). */
 export function isFileUrl(pathname: string): boolean {
@@ -206,14 +205,14 @@ export interface CrawlRules {
 export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
   const patterns = createPathPatterns(options);
   const seed = new URL(options.seedUrl);
-  let seedHost = bareHost(seed.hostname);
+  let seedHost = siteHostname(seed.hostname);
   let seedDomain = getDomain(seed.hostname) ?? seedHost;
   // The seed's path, and those of its redirect targets on the same site.
   let scopes = [seed.pathname];
 
   const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   const maxRepeats = options.maxPathSegmentRepeats ?? DEFAULT_MAX_PATH_SEGMENT_REPEATS;
-  const internal = (u: URL) => bareHost(u.hostname) === seedHost;
+  const internal = (u: URL) => siteHostname(u.hostname) === seedHost;
 
   return {
     isInternal(url) {
@@ -229,7 +228,7 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
         if (!scopes.includes(target.pathname)) scopes.push(target.pathname);
         return;
       }
-      seedHost = bareHost(target.hostname);
+      seedHost = siteHostname(target.hostname);
       seedDomain = getDomain(target.hostname) ?? seedHost;
       scopes = [target.pathname];
     },
@@ -270,7 +269,7 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
         const from = context.fromUrl;
         if (from === undefined || this.isInternal(from)) return { allowed: true, parsed: u, internal: false };
       }
-      if (options.allowSubdomains && (getDomain(u.hostname) ?? bareHost(u.hostname)) === seedDomain) {
+      if (options.allowSubdomains && (getDomain(u.hostname) ?? siteHostname(u.hostname)) === seedDomain) {
         if (!patterns.included(u)) return { allowed: false, reason: 'INCLUDE_PATTERN' };
         return { allowed: true, parsed: u, internal: false };
       }

@@ -9,6 +9,7 @@ import { isUnavailableStatus, unreadableReason, type FetchText } from './fetch-t
 import type { Robots } from './robots.js';
 import { decodeSitemap } from './sitemap-encoding.js';
 import { scanSitemapXml, type SitemapEntryHandler } from './sitemap-scan.js';
+import { siteHostname } from '@crawlkit/options/site-host';
 
 export interface SitemapDocument {
   /** Page URLs listed (`<url><loc>` or text lines). */
@@ -174,7 +175,7 @@ function decode(body: Uint8Array, maxBytes: number): string {
   return decodeSitemap(bytes);
 }
 
-const sameSite = (a: string, b: string) => a.replace(/^www\./, '') === b.replace(/^www\./, '');
+const sameSite = (a: string, b: string) => siteHostname(a) === siteHostname(b);
 
 /** Sitemap locations to try for a seed: robots.txt `Sitemap:` lines, then the usual places. */
 export function sitemapCandidates(seedUrl: string, robots?: Robots): string[] {

@@ -7,6 +7,7 @@ import { createPathPatterns, inSeedScope, normalizeUrl } from '@crawlkit/frontie
 import { getDomain } from 'tldts';
 
 import type { MapRequest } from '../v2/jobs.js';
+import { siteHostname } from '@crawlkit/options/site-host';
 
 /** The parts of a map request that decide which URLs belong to the map. */
 export type MapScope = Pick<
@@ -40,8 +41,6 @@ export interface PageLinks {
   follow: string[];
 }
 
-const stripWww = (host: string) => host.replace(/^www\./, '');
-
 /** The URL as map lists it: http(s) only, no fragment, no query when ignored, no trailing slash. */
 export function cleanUrl(raw: string, scope: Pick<MapScope, 'ignoreQueryParameters'>): string | undefined {
   let url: URL;
@@ -67,19 +66,20 @@ export function cleanUrl(raw: string, scope: Pick<MapScope, 'ignoreQueryParamete
  */
 export function siteFilter(scope: MapScope): (url: string) => boolean {
   const input = new URL(scope.input);
-  const domain = getDomain(input.hostname) ?? stripWww(input.hostname);
-  const host = stripWww(input.hostname);
+  const domain = getDomain(input.hostname) ?? siteHostname(input.hostname);
+  const host = siteHostname(input.hostname);
   const paths = [input.pathname];
   if (scope.requested !== undefined) {
     const requested = new URL(scope.requested);
-    if (stripWww(requested.hostname) === host && requested.pathname !== input.pathname) paths.push(requested.pathname);
+    if (siteHostname(requested.hostname) === host && requested.pathname !== input.pathname)
+      paths.push(requested.pathname);
   }
   const byPath = scope.filterByPath && !scope.allowExternalLinks && !paths.includes('/');
   const inScope = (path: string) => paths.some((scopePath) => inSeedScope(scopePath, path));
   return (url) => {
     const u = new URL(url);
-    if ((getDomain(u.hostname) ?? stripWww(u.hostname)) !== domain) return false;
-    if (!scope.includeSubdomains && stripWww(u.hostname) !== host) return false;
+    if ((getDomain(u.hostname) ?? siteHostname(u.hostname)) !== domain) return false;
+    if (!scope.includeSubdomains && siteHostname(u.hostname) !== host) return false;
     if (byPath && !inScope(u.pathname) && !inScope(`${u.pathname}/`)) return false;
     return true;
   };

@@ -1,8 +1,7 @@
 import { redactUrl } from '@crawlkit/fetcher';
 
 import { namesPage } from '../scrape/sign-in-redirect.js';
-
-const bareHost = (url: URL) => url.hostname.toLowerCase().replace(/^www\./, '');
+import { siteHostname } from '@crawlkit/options/site-host';
 
 /**
  * What a crawl's status says of a seed that redirected away: to a page whose query names the seed (a sign-in page,
@@ -29,7 +28,7 @@ export function seedLandingNote(seedUrl: string, landedUrl: string | undefined):
       'for Basic auth.'
     );
   }
-  if (bareHost(landed) !== bareHost(seed)) {
+  if (siteHostname(landed.hostname) !== siteHostname(seed.hostname)) {
     return `The seed ${from} redirected to another host, ${to}: the crawl followed it there.`;
   }
   return undefined;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { integrationSchema, scrapeOptionsSchema, type ScrapeOptionsInput } from '../v2/scrape-options.js';
 import { timeoutSchema } from '../v2/timeout.js';
 import { parseTimeFilter } from './time-filter.js';
+import { siteHostname } from '@crawlkit/options/site-host';
 
 /** Where results come from: upstream's `web`, `news`, `images`, and crawlkit's own `local` (the pages it stored). */
 export const SEARCH_SOURCES = ['web', 'news', 'images', 'local'] as const;
@@ -18,12 +19,12 @@ const sourceSchema = z.preprocess(
 
 /** A domain as the filters compare it: its host name, lower-cased, without scheme, path or `www.`. */
 export function normalizeDomain(domain: string): string {
-  return domain
-    .trim()
-    .toLowerCase()
-    .replace(/^https?:\/\//, '')
-    .replace(/\/.*$/, '')
-    .replace(/^www\./, '');
+  return siteHostname(
+    domain
+      .trim()
+      .replace(/^https?:\/\//i, '')
+      .replace(/\/.*$/, ''),
+  );
 }
 
 /** Whether a normalised domain is a host name. */

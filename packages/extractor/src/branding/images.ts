@@ -1,5 +1,6 @@
 import type { BrandingImages } from './profile.js';
 import type { BrandingSnapshot, LogoCandidate } from './snapshot.js';
+import { siteHostname } from '@crawlkit/options/site-host';
 
 const isHomeLink = (href: string | null, pageUrl: string): boolean => {
   if (!href) return false;
@@ -74,7 +75,7 @@ export function pickFavicon(snapshot: BrandingSnapshot): string | null {
 export function brandNameOf(snapshot: BrandingSnapshot, logoAlt?: string): string | undefined {
   const host = (() => {
     try {
-      return new URL(snapshot.url).hostname.replace(/^www\./, '');
+      return siteHostname(new URL(snapshot.url).hostname);
     } catch {
       return '';
     }

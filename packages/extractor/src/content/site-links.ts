@@ -1,3 +1,4 @@
+import { siteHostname } from '@crawlkit/options/site-host';
 // Addresses of a page's links, read as a browser reads them: against the document's base (its first `<base href>`,
 // else the page's own address). Rules that ask where a link goes (another story of this site, another site, the
 // site's sign-in page) read the page's address once (`pageAddress`) and resolve through it.
@@ -34,7 +35,7 @@ export function linkUrl(href: string, address: PageAddress): URL | null {
 
 /** The site an address belongs to: its host, lower case, without `www.`. */
 export function siteHost(url: URL): string {
-  return url.hostname.toLowerCase().replace(/^www\./, '');
+  return siteHostname(url.hostname);
 }
 
 /**

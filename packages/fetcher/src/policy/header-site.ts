@@ -1,10 +1,11 @@
+import { siteHostname } from '@crawlkit/options/site-host';
 /**
  * Where a request's own headers (a session cookie, `Authorization`, a site's `X-Api-Key`) may go: the one rule of the
  * HTTP engine's redirects, the browser's subresources and a crawl's pages.
  */
 
 /** A host name without a leading `www.`: `wiki.corp` and `www.wiki.corp` are one site. */
-const siteOf = (url: URL) => url.hostname.toLowerCase().replace(/^www\./, '');
+const siteOf = (url: URL) => siteHostname(url.hostname);
 
 /** The port a URL reaches: its scheme's default when it names none. */
 const portOf = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
