@@ -32,6 +32,19 @@ describe('normalizeUrl', () => {
     );
   });
 
+  it("folds a directory listing's column-sort links (Apache's ?C=N;O=D) into the listing", () => {
+    const listing = normalizeUrl('http://share.test/docs/');
+    for (const sort of ['?C=N;O=D', '?C=M;O=A', '?C=S;O=A', '?C=D;O=D', '?C=N&O=A']) {
+      expect(normalizeUrl(`http://share.test/docs/${sort}`)).toBe(listing);
+    }
+    // Only that pair on a directory: other queries, and the same letters on a page, may name another page.
+    expect(normalizeUrl('http://share.test/docs/?C=N;O=D;F=2')).not.toBe(listing);
+    expect(normalizeUrl('http://share.test/docs/?C=X;O=D')).not.toBe(listing);
+    expect(normalizeUrl('http://share.test/docs/list.php?C=N;O=D')).not.toBe(
+      normalizeUrl('http://share.test/docs/list.php'),
+    );
+  });
+
   it('drops session ids: a ;jsessionid= path parameter and PHP, ASP and ColdFusion session parameters', () => {
     const page = normalizeUrl('https://a.test/shop/item?id=7');
     expect(normalizeUrl('https://a.test/shop/item;jsessionid=0A1B2C?id=7')).toBe(page);

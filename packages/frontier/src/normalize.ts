@@ -37,6 +37,13 @@ const isSessionKey = (key: string) => SESSION.has(key) || key.startsWith('aspses
 /** A `;jsessionid=…` path parameter (servlet URL rewriting), with the parameters after it in the same segment. */
 const PATH_SESSION = /;jsessionid=[^/]*/gi;
 
+/**
+ * The column-sort links of a directory listing served by Apache's `mod_autoindex` (`/share/?C=N;O=D`: by name, last
+ * modified, size or description, ascending or descending): the same listing in another order, each of which links the
+ * other sorts again. A crawl of a file share would read every listing five times; the key is the listing's own.
+ */
+const LISTING_SORT = /^\?C=[NMSD][;&]O=[AD]$/;
+
 /** A query parameter that never changes the page: tracking (`utm_*`, `fbclid`, …) or a session id. */
 function isNoiseKey(key: string): boolean {
   const k = key.toLowerCase();
@@ -115,7 +122,7 @@ function keyOf(url: URL, options: NormalizeOptions): string {
   if (path === '/') path = '';
 
   let query = '';
-  if (!options.ignoreQueryParameters && url.search) {
+  if (!options.ignoreQueryParameters && url.search && !(url.pathname.endsWith('/') && LISTING_SORT.test(url.search))) {
     const params = [...url.searchParams].filter(([k]) => !isNoiseKey(k));
     params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
     if (params.length) query = `?${new URLSearchParams(params).toString()}`;
