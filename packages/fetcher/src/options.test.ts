@@ -53,6 +53,22 @@ describe("the fetcher's options", () => {
     ).not.toThrow();
   });
 
+  it('takes networks in allowedNetworks, only under allowPrivateNetworks: false', () => {
+    expect(
+      () =>
+        new Fetcher({
+          urlPolicy: { allowPrivateNetworks: false, allowedNetworks: ['10.1.0.0/16', 'fd12::/64', '10.9.8.7'] },
+        }),
+    ).not.toThrow();
+    expect(
+      refused(() => new Fetcher({ urlPolicy: { allowPrivateNetworks: false, allowedNetworks: ['wiki.corp'] } }))
+        .message,
+    ).toContain('`urlPolicy.allowedNetworks.0`: `wiki.corp` is not a network: write one in CIDR notation');
+    expect(refused(() => new Fetcher({ urlPolicy: { allowedNetworks: ['10.1.0.0/16'] } })).message).toContain(
+      '`urlPolicy.allowedNetworks`: allowedNetworks lists the private networks the strict policy lets through',
+    );
+  });
+
   it('refuses an engine of `engines` naming the member it lacks', () => {
     const close = async () => {};
     const fetch = async () => Promise.reject(new Error('unused'));

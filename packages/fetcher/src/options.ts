@@ -11,6 +11,7 @@ import { z } from 'zod';
 
 import type { PageEngine } from './engines/page-engine.js';
 import type { RenderJudge } from './render/judge.js';
+import { networkEntryIssue } from './policy/allowed-networks.js';
 
 /**
  * What is wrong with a host entry of `allowedHosts` or `blockedHosts` that no URL's host could ever match (a network, a
@@ -23,7 +24,8 @@ function hostEntryIssue(entry: string): string | undefined {
   if (entry.includes('/')) {
     return (
       `\`${entry}\` is a network, and the list takes hosts (\`10.1.2.3\`, \`wiki.corp\`, \`*.corp.example\`): list ` +
-      'the hosts of that network to allow, or refuse private networks with allowPrivateNetworks: false'
+      'the hosts of that network, or, to let a private network through the strict policy, set allowPrivateNetworks: ' +
+      'false with the network in allowedNetworks'
     );
   }
   if (/^[^:[\]]+:\d+$/.test(entry)) {
@@ -44,13 +46,35 @@ const hosts = z
   )
   .readonly();
 
+const networks = z
+  .array(
+    z.string().superRefine((entry, ctx) => {
+      const issue = networkEntryIssue(entry);
+      if (issue) ctx.addIssue({ code: 'custom', message: issue });
+    }),
+  )
+  .readonly();
+
 /** `UrlPolicy`. */
-export const urlPolicySchema = z.strictObject({
-  allowPrivateNetworks: z.boolean().optional(),
-  allowedHosts: hosts.optional(),
-  blockedHosts: hosts.optional(),
-  allowedPorts: z.array(z.number().int().min(1).max(65_535)).readonly().optional(),
-});
+export const urlPolicySchema = z
+  .strictObject({
+    allowPrivateNetworks: z.boolean().optional(),
+    allowedNetworks: networks.optional(),
+    allowedHosts: hosts.optional(),
+    blockedHosts: hosts.optional(),
+    allowedPorts: z.array(z.number().int().min(1).max(65_535)).readonly().optional(),
+  })
+  .superRefine((policy, ctx) => {
+    if (policy.allowedNetworks?.length && policy.allowPrivateNetworks !== false) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['allowedNetworks'],
+        message:
+          'allowedNetworks lists the private networks the strict policy lets through, and every network is reachable ' +
+          'without it: set allowPrivateNetworks: false with it (or use allowedHosts to allow only some hosts)',
+      });
+    }
+  });
 
 /** `HttpLimits`, each optional. */
 export const httpLimitsSchema = z.strictObject({

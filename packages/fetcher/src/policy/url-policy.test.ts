@@ -234,6 +234,45 @@ describe('isBlockedAddress', () => {
   });
 });
 
+describe('allowedNetworks', () => {
+  const intranet: UrlPolicy = {
+    allowPrivateNetworks: false,
+    allowedNetworks: ['10.1.0.0/16', '127.0.0.2', 'fd12::/64'],
+  };
+
+  it('lets the listed private networks through the strict policy, in every spelling of their addresses', () => {
+    for (const url of ['http://10.1.2.3/', 'http://[::ffff:10.1.2.3]/', 'http://127.0.0.2:8080/', 'http://[fd12::5]/'])
+      expect(checkUrlAgainstPolicy(url, intranet)).toBeInstanceOf(URL);
+    expect(isBlockedAddress('10.1.200.1', intranet)).toBeUndefined();
+    for (const url of ['http://10.2.0.1/', 'http://127.0.0.1/', 'http://127.0.0.3/', 'http://[fd13::1]/'])
+      expect(refusal(url, intranet).message).toContain('urlPolicy.allowedNetworks lists the private networks');
+    expect(refusal('http://localhost/', intranet).rule).toBe('loopback');
+    expect(
+      checkUrlAgainstPolicy('http://localhost/', { ...intranet, allowedNetworks: ['127.0.0.0/8'] }),
+    ).toBeInstanceOf(URL);
+  });
+
+  it('never lets a metadata address through, nor a host the policy blocks', () => {
+    const wide: UrlPolicy = {
+      allowPrivateNetworks: false,
+      allowedNetworks: ['169.254.0.0/16'],
+      blockedHosts: ['169.254.1.1'],
+    };
+    expect(isBlockedAddress('169.254.169.254', wide)).toBe('metadata');
+    expect(isBlockedAddress('169.254.1.1', wide)).toBe('blockedHosts');
+    expect(isBlockedAddress('169.254.1.2', wide)).toBeUndefined();
+  });
+
+  it('tightens to the networks both policies let through', () => {
+    const worker: UrlPolicy = { allowPrivateNetworks: false, allowedNetworks: ['10.0.0.0/8'] };
+    expect(tightenUrlPolicy({}, worker)).toEqual(worker);
+    expect(tightenUrlPolicy(STRICT_URL_POLICY, worker)).toEqual(STRICT_URL_POLICY);
+    const both = tightenUrlPolicy(intranet, worker);
+    expect(both).toEqual({ allowPrivateNetworks: false, allowedNetworks: ['10.1.0.0/16'] });
+    expect(tightenUrlPolicy(worker, intranet)).toEqual(both);
+  });
+});
+
 describe('redactUrl', () => {
   it('drops credentials and leaves other URLs alone', () => {
     expect(redactUrl('http://user:pw@example.com/a?b')).toBe('http://example.com/a?b');

@@ -3,6 +3,8 @@ import ipaddr from 'ipaddr.js';
 
 import { FetchError } from '../errors.js';
 
+import { inAllowedNetworks, networksInBoth } from './allowed-networks.js';
+
 /**
  * Which URLs and addresses may be fetched. Checked on every URL before the request, on every redirect hop, and on
  * every address a host name resolves to at connect time (so DNS rebinding cannot get past it).
@@ -17,6 +19,14 @@ export interface UrlPolicy {
    * @default true
    */
   allowPrivateNetworks?: boolean;
+  /**
+   * The private networks `allowPrivateNetworks: false` lets through all the same (an intranet's `10.1.0.0/16`, one
+   * server's `192.168.4.20`): CIDR networks or single IP addresses, IPv4 or IPv6, checked on the address a name
+   * resolves to at connect time as the rest of the policy is. Metadata addresses stay refused inside them. Only with
+   * `allowPrivateNetworks: false`: without it every network is reachable, and the option is refused as meaningless.
+   * @default undefined (none)
+   */
+  allowedNetworks?: readonly string[];
   /**
    * When set, only these hosts may be fetched: an exact host (`example.com`, `127.0.0.1`, `::1`) or `*.suffix`,
    * which matches every subdomain of `suffix` but not `suffix` itself (list both for both). Case-insensitive. An IP
@@ -145,6 +155,7 @@ export function isBlockedAddress(ip: string, policy: UrlPolicy): string | undefi
   const canonical = canonicalAddress(host);
   if (canonical === undefined) return 'invalidAddress';
   if (METADATA_ADDRESSES.has(canonical)) return 'metadata';
+  if (inAllowedNetworks(canonical, policy.allowedNetworks)) return undefined;
   const address = ipaddr.parse(host.replace(/%.*$/, ''));
   const range = address.range();
   if (range !== 'unicast') return range;
@@ -199,7 +210,10 @@ function urlRule(url: URL, policy: UrlPolicy): string | undefined {
   }
   if (policy.allowPrivateNetworks !== false) return undefined;
   if (ipaddr.isValid(host)) return isBlockedAddress(host, policy);
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
+  if (host === 'localhost' || host.endsWith('.localhost')) {
+    // Checked again on the addresses it resolves to when it connects.
+    return inAllowedNetworks('127.0.0.1', policy.allowedNetworks) ? undefined : 'loopback';
+  }
   if (METADATA_NAMES.has(host)) return 'metadata';
   return undefined;
 }
@@ -212,7 +226,8 @@ const LOOSEN: Readonly<Record<string, string>> = {
 };
 const LOOSEN_PRIVATE =
   'Private, loopback and metadata addresses are refused while urlPolicy.allowPrivateNetworks is false ' +
-  '(the strict policy: --url-policy strict, and crawlkit serve or mcp beyond loopback unless --allow-private-networks).';
+  '(the strict policy: --url-policy strict, and crawlkit serve or mcp beyond loopback unless --allow-private-networks); ' +
+  "urlPolicy.allowedNetworks lists the private networks it lets through (an intranet's 10.1.0.0/16).";
 
 /** The `URL_BLOCKED` error for `host` refused by `rule`, saying which setting lets it through. */
 export function blockedError(url: URL | string | undefined, host: string, rule: string, address?: string): FetchError {
@@ -237,14 +252,25 @@ export function blockedAfterRedirect(error: FetchError, first: URL | string): Fe
 export { redactUrl };
 
 /**
- * The policy that allows only what both `a` and `b` allow: private networks if both do, the union of `blockedHosts`,
+ * The policy that allows only what both `a` and `b` allow: private networks if both do (else the `allowedNetworks`
+ * both let through), the union of `blockedHosts`,
  * the hosts both `allowedHosts` lists match (an exact host kept when the other list matches it; of two overlapping
  * `*.suffix` patterns the narrower one), the ports both `allowedPorts` lists hold. A list one side leaves unset is the
  * other's. Used where a job's policy meets the policy of the process running it (which can only tighten it).
  */
 export function tightenUrlPolicy(a: Readonly<UrlPolicy>, b: Readonly<UrlPolicy>): UrlPolicy {
   const policy: UrlPolicy = {};
-  if (a.allowPrivateNetworks === false || b.allowPrivateNetworks === false) policy.allowPrivateNetworks = false;
+  if (a.allowPrivateNetworks === false || b.allowPrivateNetworks === false) {
+    policy.allowPrivateNetworks = false;
+    // A side that allows every network leaves the other's exceptions; two lists keep what both allow.
+    const networks =
+      a.allowPrivateNetworks !== false
+        ? b.allowedNetworks
+        : b.allowPrivateNetworks !== false
+          ? a.allowedNetworks
+          : networksInBoth(a.allowedNetworks ?? [], b.allowedNetworks ?? []);
+    if (networks?.length) policy.allowedNetworks = [...networks];
+  }
   const blocked = [...new Set([...(a.blockedHosts ?? []), ...(b.blockedHosts ?? [])])];
   if (blocked.length) policy.blockedHosts = blocked;
   const allowed =
