@@ -1,10 +1,10 @@
 import { domainToUnicode } from 'node:url';
 
+import { siteHostname } from '@crawlkit/options/site-host';
 import { getDomain } from 'tldts';
 
 import { decodePercent, isRouteFragment } from './normalize.js';
 import { compilePathPattern, type PathPattern } from './path-pattern.js';
-import { siteHostname } from '@crawlkit/options/site-host';
 
 /** Why a discovered URL is not crawled (reference §13.2). */
 export type DenialReason =

@@ -3,13 +3,13 @@ import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 
 import { lazyRequire } from '@crawlkit/options/lazy-module';
+import { siteHostname } from '@crawlkit/options/site-host';
 import type * as Htmlparser2 from 'htmlparser2';
 
 import { isUnavailableStatus, unreadableReason, type FetchText } from './fetch-text.js';
 import type { Robots } from './robots.js';
 import { decodeSitemap } from './sitemap-encoding.js';
 import { scanSitemapXml, type SitemapEntryHandler } from './sitemap-scan.js';
-import { siteHostname } from '@crawlkit/options/site-host';
 
 export interface SitemapDocument {
   /** Page URLs listed (`<url><loc>` or text lines). */

@@ -4,10 +4,10 @@
  */
 import type { UrlPolicy } from '@crawlkit/fetcher/analysis';
 import { createPathPatterns, inSeedScope, normalizeUrl } from '@crawlkit/frontier';
+import { siteHostname } from '@crawlkit/options/site-host';
 import { getDomain } from 'tldts';
 
 import type { MapRequest } from '../v2/jobs.js';
-import { siteHostname } from '@crawlkit/options/site-host';
 
 /** The parts of a map request that decide which URLs belong to the map. */
 export type MapScope = Pick<

@@ -1,7 +1,7 @@
 import { redactUrl } from '@crawlkit/fetcher';
+import { siteHostname } from '@crawlkit/options/site-host';
 
 import { namesPage } from '../scrape/sign-in-redirect.js';
-import { siteHostname } from '@crawlkit/options/site-host';
 
 /**
  * What a crawl's status says of a seed that redirected away: to a page whose query names the seed (a sign-in page,

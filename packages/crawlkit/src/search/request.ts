@@ -1,11 +1,11 @@
 /** The body of `POST /v2/search` (`ck.search()`), as upstream's v2 API and its SDK send it. */
 import { MAX_QUERY_LENGTH } from '@crawlkit/store';
+import { siteHostname } from '@crawlkit/options/site-host';
 import { z } from 'zod';
 
 import { integrationSchema, scrapeOptionsSchema, type ScrapeOptionsInput } from '../v2/scrape-options.js';
 import { timeoutSchema } from '../v2/timeout.js';
 import { parseTimeFilter } from './time-filter.js';
-import { siteHostname } from '@crawlkit/options/site-host';
 
 /** Where results come from: upstream's `web`, `news`, `images`, and crawlkit's own `local` (the pages it stored). */
 export const SEARCH_SOURCES = ['web', 'news', 'images', 'local'] as const;

@@ -1,6 +1,7 @@
+import { siteHostname } from '@crawlkit/options/site-host';
+
 import type { BrandingImages } from './profile.js';
 import type { BrandingSnapshot, LogoCandidate } from './snapshot.js';
-import { siteHostname } from '@crawlkit/options/site-host';
 
 const isHomeLink = (href: string | null, pageUrl: string): boolean => {
   if (!href) return false;
