@@ -55,7 +55,8 @@ const TEXT_SLICE = 1 << 20;
 const MAX_IFRAME_DEPTH = 2;
 
 const LANGUAGE_HINT = /(?:^|\s)(?:language-|lang-|highlight-|brush:)/;
-const SKIP_LINK_TEXT = /^skip (?:to (?:the )?(?:main |primary |page )?(?:content|navigation|menu)|navigation)$/i;
+const SKIP_LINK_TEXT =
+  /^skip (?:to (?:the )?(?:main |primary |page )?(?:content|navigation|menu|search)|navigation|search)$/i;
 /** Link text nothing of which shows: empty, or only zero-width and other format characters (`\u200b`). */
 const INVISIBLE_TEXT = /^[\p{Cf}\s]*$/u;
 /** Text with no letter or digit: the `#`, `¶`, `§` or link icon of a heading's permalink. */
@@ -109,7 +110,7 @@ export class Converter implements HtmlSink {
   readonly #frames: Frame[] = [];
   readonly #lists: ListFrame[] = [];
   readonly #tables: TableFrame[] = [];
-  readonly #hints: { depth: number; language: string }[] = [];
+  readonly #hints: { depth: number; tables: number; language: string }[] = [];
   readonly #footnotes = new Map<string, string>();
   #capture: Capture | null = null;
   #captured: (() => void) | null = null;
@@ -117,6 +118,8 @@ export class Converter implements HtmlSink {
   #cells = 0;
   #sup = 0;
   #paragraphs = 0;
+  /** The `id` of the heading or `<dt>` being converted: a link to it from inside is its permalink. */
+  #selfId: string | undefined;
   /** Raw-HTML mode: the recorded subtree being replayed, and the index of the start tag being replayed. */
   #plan: RawPlan | null = null;
   #planIndex = -1;
@@ -138,7 +141,9 @@ export class Converter implements HtmlSink {
     this.#budget.tick();
     if (this.#capture) return this.#capture.open(name, attribs);
     const cls = attribs.class;
-    if (cls !== undefined && T.SKIP_CLASS.test(cls)) return false;
+    // MathJax 3's container is classed `MathJax` like MathJax 2's visual copies, but holds the MathML (its visual
+    // copy, `mjx-math`, is skipped by name)
+    if (cls !== undefined && T.SKIP_CLASS.test(cls) && name !== 'mjx-container') return false;
     const cur = this.#cur;
     const kind = T.TAGS.get(name) ?? T.INLINE;
     if (this.#options.rawHtml) {
@@ -158,6 +163,10 @@ export class Converter implements HtmlSink {
       case T.SKIP:
         return false;
       case T.BLOCK:
+        if (attribs.id !== undefined && this.#footnotes.size > 0 && !cur.inlineOnly) {
+          const label = this.#footnotes.get(attribs.id);
+          if (label !== undefined) return this.#openFootnote(label, cur);
+        }
         cur.boundary();
         this.#frames.push(BOUNDARY);
         if (cls !== undefined && LANGUAGE_HINT.test(cls)) this.#hint(attribs);
@@ -169,7 +178,7 @@ export class Converter implements HtmlSink {
         this.#paragraphs++;
         return true;
       case T.TERM:
-        return this.#boundary(cur);
+        return this.#openTerm(attribs.id, cur);
       case T.BREAK:
         cur.hardBreak();
         return false;
@@ -178,7 +187,7 @@ export class Converter implements HtmlSink {
         else cur.pushBlock({ kind: 'hr', text: '---' });
         return false;
       case T.HEADING:
-        return this.#openHeading(name, cur);
+        return this.#openHeading(name, attribs.id, cur);
       case T.LINK:
         return this.#openLink(attribs, cur);
       case T.IMAGE:
@@ -235,6 +244,11 @@ export class Converter implements HtmlSink {
       case T.IFRAME:
         this.#iframe(attribs, cur);
         return false;
+      case T.QUOTATION:
+        // a browser draws the quotation marks of `<q>`; without them the words read as the writer's own
+        cur.text('"');
+        this.#frames.push({ close: () => this.#cur.text('"') });
+        return true;
       case T.RUBY: {
         const ruby = new RubyCapture();
         return this.#startCapture(ruby, () => this.#cur.text(ruby.finish()));
@@ -330,7 +344,7 @@ export class Converter implements HtmlSink {
 
   #hint(attribs: Record<string, string>): void {
     const language = languageOf(attribs);
-    if (language) this.#hints.push({ depth: this.#frames.length, language });
+    if (language) this.#hints.push({ depth: this.#frames.length, tables: this.#tables.length, language });
   }
 
   // Inline elements.
@@ -372,7 +386,9 @@ export class Converter implements HtmlSink {
     }
     // A heading's permalink (`<a class="hash-link" href="#usage">#</a>`, Sphinx's `¶`): a link from the heading to a
     // place in the same page, its text a symbol. Its text in the heading would be noise to a reader and to a chunker.
-    const permalink = cur.kind === 'heading' && fragment !== '' && this.#samePage(href);
+    const permalink = (cur.kind === 'heading' || fragment === this.#selfId) && fragment !== '' && this.#samePage(href);
+    // a heading or term that links to itself as a whole (MDN's `<h2 id="syntax"><a href="#syntax">Syntax</a>`)
+    const self = permalink && fragment === this.#selfId;
     const breakText = cur.kind === 'heading' ? ' ' : this.#cells > 0 ? '<br>' : '\\\n';
     const link = new Container('link', breakText);
     this.#push(link);
@@ -387,6 +403,11 @@ export class Converter implements HtmlSink {
           (permalink && SYMBOL_TEXT.test(text))
         ) {
           if (link.leadingSpace || link.trailingSpace) parent.space();
+          parent.droppedLink = true;
+          return;
+        }
+        if (self) {
+          parent.raw(text, link.leadingSpace, link.trailingSpace);
           return;
         }
         const destination = formatDestination(this.#urls.resolve(href));
@@ -414,6 +435,21 @@ export class Converter implements HtmlSink {
       }
       this.#cur.raw(`[^${label}]`);
     });
+  }
+
+  /** A block a footnote reference points at (docutils' `<aside role="doc-footnote">`): `[^label]: ...`. */
+  #openFootnote(label: string, cur: Container): boolean {
+    cur.boundary();
+    const note = new Container('dd');
+    this.#push(note);
+    this.#frames.push({
+      close: () => {
+        this.#pop();
+        const text = joinBlocks(note.takeBlocks(), false);
+        if (text !== '') this.#cur.pushBlock({ kind: 'other', text: prefixLines(text, `[^${label}]: `, '    ', '') });
+      },
+    });
+    return true;
   }
 
   #image(attribs: Record<string, string>, cur: Container): void {
@@ -538,13 +574,29 @@ export class Converter implements HtmlSink {
 
   // Block elements.
 
-  #openHeading(name: string, cur: Container): boolean {
+  #openTerm(id: string | undefined, cur: Container): boolean {
+    cur.boundary();
+    const outer = this.#selfId;
+    this.#selfId = id;
+    this.#frames.push({
+      close: () => {
+        this.#selfId = outer;
+        this.#cur.boundary();
+      },
+    });
+    return true;
+  }
+
+  #openHeading(name: string, id: string | undefined, cur: Container): boolean {
     if (cur.inlineOnly) return this.#boundary(cur);
     const level = name.charCodeAt(1) - 48;
     const heading = new Container('heading');
     this.#push(heading);
+    const outer = this.#selfId;
+    this.#selfId = id;
     this.#frames.push({
       close: () => {
+        this.#selfId = outer;
         this.#pop();
         const text = heading.finishInline().trim();
         const hashes = '#'.repeat(level);
@@ -559,7 +611,11 @@ export class Converter implements HtmlSink {
     if (cur.inlineOnly) return this.#openCode(new CodeCapture());
     let language = languageOf(attribs);
     const hint = this.#hints[this.#hints.length - 1];
-    if (!language && hint && this.#frames.length - hint.depth <= 3) language = hint.language;
+    // A wrapper's language reaches a `<pre>` up to 3 elements down, past a line-number table (table, row, cell)
+    if (!language && hint) {
+      const reach = 3 + (this.#tables.length > hint.tables ? 4 : 0);
+      if (this.#frames.length - hint.depth <= reach) language = hint.language;
+    }
     const capture = new PreCapture(language);
     return this.#startCapture(capture, () => {
       const text = capture.finish();
@@ -670,6 +726,7 @@ export class Converter implements HtmlSink {
         const entry: ListItem = { blocks: item.takeBlocks(), loose: item.sawParagraph };
         if (value !== undefined) entry.value = value;
         if (footnote !== undefined) entry.footnote = footnote;
+        if (item.droppedLink && entry.blocks.length === 0) entry.emptied = true;
         owner.items.push(entry);
         if (stray) this.#endList(owner);
       },
