@@ -16,9 +16,11 @@ import {
   serializeRaw,
   startTag,
   type AttributeFilter,
+  type RawEvent,
   type RawPlan,
 } from './raw-html.js';
 import { RubyCapture } from './ruby.js';
+import { mayHoldTex, TexSourceCapture } from './tex-source.js';
 import { alignOf, colspanOf, renderTable, rowspanOf, type TableModel, type TableRow } from './tables.js';
 import * as T from './tags.js';
 import { Output } from './output.js';
@@ -82,6 +84,20 @@ interface TableFrame {
   head: boolean;
 }
 
+/** The index of the end tag of the element whose start tag is at `i` in recorded events. */
+function skipSubtree(events: readonly RawEvent[], i: number): number {
+  let depth = 0;
+  for (let j = i + 1; j < events.length; j++) {
+    const event = events[j]!;
+    if (typeof event === 'string') continue;
+    if ('close' in event) {
+      if (depth === 0) return j;
+      depth--;
+    } else depth++;
+  }
+  return events.length - 1;
+}
+
 function integer(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number.parseInt(value, 10);
@@ -118,6 +134,8 @@ export class Converter implements HtmlSink {
   #cells = 0;
   #sup = 0;
   #paragraphs = 0;
+  /** A recorded TeX-source element is being replayed as ordinary content (nothing in it is recorded again). */
+  #texReplay = false;
   /** The `id` of the heading or `<dt>` being converted: a link to it from inside is its permalink. */
   #selfId: string | undefined;
   /** Raw-HTML mode: the recorded subtree being replayed, and the index of the start tag being replayed. */
@@ -144,6 +162,7 @@ export class Converter implements HtmlSink {
     // MathJax 3's container is classed `MathJax` like MathJax 2's visual copies, but holds the MathML (its visual
     // copy, `mjx-math`, is skipped by name)
     if (cls !== undefined && T.SKIP_CLASS.test(cls) && name !== 'mjx-container') return false;
+    if (cls !== undefined && mayHoldTex(name, cls) && !this.#texReplay) return this.#openTexSource(name, attribs);
     const cur = this.#cur;
     const kind = T.TAGS.get(name) ?? T.INLINE;
     if (this.#options.rawHtml) {
@@ -489,6 +508,26 @@ export class Converter implements HtmlSink {
     if (!mode) return false;
     const capture = new CodeCapture('\n');
     return this.#startCapture(capture, () => this.#math(capture.code.trim(), mode === 'display'));
+  }
+
+  /** Sphinx's and pymdownx's `\\(...\\)` source for MathJax: a formula; anything else is replayed as it came. */
+  #openTexSource(name: string, attribs: Record<string, string>): boolean {
+    const capture = new TexSourceCapture(name, attribs);
+    return this.#startCapture(capture, () => {
+      const found = capture.tex();
+      if (found) return this.#math(found.tex, found.display);
+      // replayed once: no element inside is recorded again (linear however deep such elements nest)
+      const events = capture.events;
+      this.#texReplay = true;
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i]!;
+        if (typeof event === 'string') this.text(event);
+        else if ('close' in event) this.close(event.close);
+        else if (!this.open(event.open, event.attribs)) i = skipSubtree(events, i);
+      }
+      this.#texReplay = false;
+      this.#budget.check();
+    });
   }
 
   #math(tex: string, display: boolean): void {

@@ -1,3 +1,4 @@
+import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 
 import { htmlToMarkdown } from './index.js';
@@ -52,6 +53,19 @@ describe('htmlToMarkdown: math, footnotes, links and quotes as docs generators w
       '<mjx-assistive-mml unselectable="on" display="inline"><math xmlns="http://www.w3.org/1998/Math/MathML">' +
       '<mi>x</mi><mo>=</mo><mn>2</mn></math></mjx-assistive-mml></mjx-container> holds.</p>';
     expect(md(html)).toBe('So $x=2$ holds.');
+  });
+
+  it('writes the TeX source that Sphinx and pymdownx leave for MathJax as $...$, and anything else as it is', () => {
+    const html =
+      '<p>Energy <span class="arithmatex">\\(E = mc^2\\)</span>, mean ' +
+      '<span class="math notranslate nohighlight">\\(\\bar{x}_i\\)</span>:</p>' +
+      '<div class="math notranslate nohighlight">\n\\[\\sigma^2 = 1\\]</div>' +
+      '<p>Typeset: <span class="math"><span class="MathJax">x</span><script type="math/tex">x^2</script></span>, ' +
+      '<span class="math">plain *words*</span>.</p>';
+    const expected =
+      'Energy $E = mc^2$, mean $\\bar{x}_i$:\n\n$$\n\\sigma^2 = 1\n$$\n\nTypeset: $x^2$, plain \\*words\\*.';
+    expect(md(html)).toBe(expected);
+    expect(htmlToMarkdown(parseDocument(html), { baseUrl: 'https://docs.acme.test/guide/page' })).toBe(expected);
   });
 
   it('writes docutils\' footnote (`<aside role="doc-footnote">`) as the definition of its reference', () => {
