@@ -57,6 +57,8 @@ const TEXT_SLICE = 1 << 20;
 const MAX_IFRAME_DEPTH = 2;
 
 const LANGUAGE_HINT = /(?:^|\s)(?:language-|lang-|highlight-|brush:)/;
+/** The label naming the language in a code block's wrapper (VitePress's `<span class="lang">ts</span>`). */
+const CODE_LABEL = /(?:^|\s)lang(?:\s|$)/;
 const SKIP_LINK_TEXT =
   /^skip (?:to (?:the )?(?:main |primary |page )?(?:content|navigation|menu|search)|navigation|search)$/i;
 /** Link text nothing of which shows: empty, or only zero-width and other format characters (`\u200b`). */
@@ -176,6 +178,7 @@ export class Converter implements HtmlSink {
     }
     switch (kind) {
       case T.INLINE:
+        if (cls !== undefined && CODE_LABEL.test(cls) && this.#inCodeWrapper()) return false;
         this.#frames.push(NONE);
         if (cls !== undefined && LANGUAGE_HINT.test(cls)) this.#hint(attribs);
         return true;
@@ -359,6 +362,12 @@ export class Converter implements HtmlSink {
     this.#capture = capture;
     this.#captured = done;
     return true;
+  }
+
+  /** Directly inside an element that names a code language (`<div class="language-ts">`). */
+  #inCodeWrapper(): boolean {
+    const hint = this.#hints[this.#hints.length - 1];
+    return hint !== undefined && this.#frames.length - hint.depth <= 1;
   }
 
   #hint(attribs: Record<string, string>): void {

@@ -23,6 +23,14 @@ describe('htmlToMarkdown: code as docs generators write it', () => {
     expect(md(table)).toBe('```go\npackage main\nfunc main() {}\n```');
   });
 
+  it("drops the label naming the language in a code block's wrapper (VitePress), not a `lang` span in prose", () => {
+    const html =
+      '<div class="language-ts vp-adaptive-theme"><button title="Copy Code" class="copy"></button>' +
+      '<span class="lang">ts</span><pre class="shiki vp-code"><code><span class="line"><span>let x = 1</span></span>' +
+      '</code></pre></div><p>Say <span class="lang">bonjour</span>.</p>';
+    expect(md(html)).toBe('```ts\nlet x = 1\n```\n\nSay bonjour.');
+  });
+
   it("keeps the wrapper's language across a line-number table (MkDocs Material, Sphinx `linenos`)", () => {
     const html =
       '<div class="language-yaml highlight"><table class="highlighttable"><tr>' +
