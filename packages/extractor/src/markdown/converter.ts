@@ -65,6 +65,8 @@ const SKIP_LINK_TEXT =
 const INVISIBLE_TEXT = /^[\p{Cf}\s]*$/u;
 /** Text with no letter or digit: the `#`, `¶`, `§` or link icon of a heading's permalink. */
 const SYMBOL_TEXT = /^[^\p{L}\p{N}]*$/u;
+/** Link text that is one image without alt text: a permalink's icon (`<img src="anchorlink-icon.png">`). */
+const ICON_IMAGE = /^!\[\]\([^\s()]*\)$/;
 const FOOTNOTE_FRAGMENT = /^(?:user-content-)?(?:fn|footnote|cite_note|note|ftn|endnote)/i;
 const FOOTNOTE_BACKREF = /^(?:user-content-)?(?:fnref|cite_ref|footnote-ref|ftnref)/i;
 
@@ -178,7 +180,7 @@ export class Converter implements HtmlSink {
     }
     switch (kind) {
       case T.INLINE:
-        if (cls !== undefined && CODE_LABEL.test(cls) && this.#inCodeWrapper()) return false;
+        if (cls !== undefined && this.#inCodeWrapper() && CODE_LABEL.test(cls)) return false;
         this.#frames.push(NONE);
         if (cls !== undefined && LANGUAGE_HINT.test(cls)) this.#hint(attribs);
         return true;
@@ -428,7 +430,7 @@ export class Converter implements HtmlSink {
         if (
           (INVISIBLE_TEXT.test(text) && !this.#options.rawHtml) ||
           (fragment !== '' && SKIP_LINK_TEXT.test(text)) ||
-          (permalink && SYMBOL_TEXT.test(text))
+          (permalink && (SYMBOL_TEXT.test(text) || ICON_IMAGE.test(text)))
         ) {
           if (link.leadingSpace || link.trailingSpace) parent.space();
           parent.droppedLink = true;

@@ -91,10 +91,11 @@ describe('htmlToMarkdown: math, footnotes, links and quotes as docs generators w
       '<h2 id="syntax"><a href="#syntax">Syntax</a></h2>' +
       '<dl><dt id="callbackfn"><a href="#callbackfn"><code>callbackFn</code></a> <span>Optional</span></dt>' +
       '<dd>A function.</dd><dt id="json.dump">json.dump(obj)<a class="headerlink" href="#json.dump">¶</a></dt>' +
-      '<dd>Serialize.</dd></dl><h3 id="a"><a href="#b">Elsewhere</a></h3>';
+      '<dd>Serialize.</dd></dl><h3 id="a"><a href="#b">Elsewhere</a></h3>' +
+      '<h2 id="why">Why <a href="#why"><img src="/img/anchorlink-icon.png"></a></h2>';
     expect(md(html)).toBe(
       '## Syntax\n\n`callbackFn` Optional\n\n: A function.\n\njson.dump(obj)\n\n: Serialize.\n\n' +
-        '### [Elsewhere](https://docs.acme.test/guide/page#b)',
+        '### [Elsewhere](https://docs.acme.test/guide/page#b)\n\n## Why',
     );
   });
 

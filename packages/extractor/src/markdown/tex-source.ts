@@ -12,7 +12,9 @@ const DISPLAY = /^\s*\\\[([\s\S]*)\\\]\s*$/;
 
 /** Whether an element may hold TeX source (`TEX_CLASS` on a `<span>` or `<div>`). */
 export function mayHoldTex(name: string, cls: string): boolean {
-  return (name === 'span' || name === 'div') && TEX_CLASS.test(cls);
+  return (
+    (name === 'span' || name === 'div') && (cls.includes('math') || cls.includes('arithmatex')) && TEX_CLASS.test(cls)
+  );
 }
 
 /**
