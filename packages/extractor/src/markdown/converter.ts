@@ -140,6 +140,8 @@ export class Converter implements HtmlSink {
   #paragraphs = 0;
   /** A recorded TeX-source element is being replayed as ordinary content (nothing in it is recorded again). */
   #texReplay = false;
+  /** The label of the footnote whose `<dt>` was the last term (docutils 0.17): its `<dd>` is the note. */
+  #noteTerm: string | undefined;
   /** The `id` of the heading or `<dt>` being converted: a link to it from inside is its permalink. */
   #selfId: string | undefined;
   /** Raw-HTML mode: the recorded subtree being replayed, and the index of the start tag being replayed. */
@@ -244,6 +246,10 @@ export class Converter implements HtmlSink {
       case T.DEFINITION:
         return this.#openDefinition(cur);
       case T.TABLE:
+        // older docutils write a footnote as a one-row table (`<table class="docutils footnote" id="id4">`)
+        if (attribs.id !== undefined && this.#footnotes.has(attribs.id) && !cur.inlineOnly) {
+          return this.#openFootnote(this.#footnotes.get(attribs.id)!, cur);
+        }
         return this.#openTable(attribs, cur);
       case T.CAPTION:
         return this.#openCaption(cur);
@@ -408,7 +414,7 @@ export class Converter implements HtmlSink {
       if (
         attribs['data-footnote-ref'] !== undefined ||
         attribs.role === 'doc-noteref' ||
-        /(?:^|\s)footnote-ref(?:\s|$)/.test(attribs.class ?? '') ||
+        /(?:^|\s)footnote-ref(?:erence)?(?:\s|$)/.test(attribs.class ?? '') ||
         (this.#sup > 0 && FOOTNOTE_FRAGMENT.test(fragment))
       ) {
         return this.#openFootnoteRef(fragment, cur);
@@ -626,6 +632,8 @@ export class Converter implements HtmlSink {
 
   #openTerm(id: string | undefined, cur: Container): boolean {
     cur.boundary();
+    // docutils 0.17 write a footnote as `<dt class="label" id="id3">` (its back-link) and a `<dd>` (the note)
+    this.#noteTerm = id !== undefined ? this.#footnotes.get(id) : undefined;
     const outer = this.#selfId;
     this.#selfId = id;
     this.#frames.push({
@@ -692,6 +700,9 @@ export class Converter implements HtmlSink {
   }
 
   #openDefinition(cur: Container): boolean {
+    const note = this.#noteTerm;
+    this.#noteTerm = undefined;
+    if (note !== undefined && !cur.inlineOnly) return this.#openFootnote(note, cur);
     if (cur.inlineOnly || this.#nesting >= MAX_NESTING) return this.#boundary(cur);
     const definition = new Container('dd');
     this.#push(definition);

@@ -86,6 +86,18 @@ describe('htmlToMarkdown: math, footnotes, links and quotes as docs generators w
     expect(md(html)).toBe('Not framed[^1].\n\n[^1]: See the errata.\n\n    Second paragraph.');
   });
 
+  it("writes older docutils' footnotes (a <dl> of label and note, a one-row table) as definitions", () => {
+    const html =
+      '<p>Text<a class="footnote-reference brackets" href="#id3" id="id1">1</a>.</p>' +
+      '<dl class="footnote brackets"><dt class="label" id="id3"><span class="brackets">' +
+      '<a class="fn-backref" href="#id1">1</a></span></dt><dd><p>A note.</p></dd></dl>' +
+      '<p>More<a class="footnote-reference" href="#id4" id="id2">[2]</a>.</p>' +
+      '<table class="docutils footnote" frame="void" id="id4" rules="none"><colgroup><col class="label" /><col />' +
+      '</colgroup><tbody valign="top"><tr><td class="label"><a class="fn-backref" href="#id2">[2]</a></td>' +
+      '<td>An older note.</td></tr></tbody></table><dl><dt>Term</dt><dd>Definition</dd></dl>';
+    expect(md(html)).toBe('Text[^1].\n\n[^1]: A note.\n\nMore[^2].\n\n[^2]: An older note.\n\nTerm\n\n: Definition');
+  });
+
   it("writes the words of a heading or a term that links to itself, and drops a term's `¶` (MDN, Sphinx)", () => {
     const html =
       '<h2 id="syntax"><a href="#syntax">Syntax</a></h2>' +

@@ -91,4 +91,4 @@ for (const [kind, names] of entries) for (const name of names) TAGS.set(name, ki
 
 /** Visual duplicates of math (KaTeX, MathJax, Wikipedia fallbacks) and footnote back-links: never content. */
 export const SKIP_CLASS =
-  /(?:^|\s)(?:katex-html|MathJax_Preview|MathJax|MathJax_Display|MathJax_SVG|MathJax_CHTML|mwe-math-fallback-image-inline|mwe-math-fallback-image-display|mw-cite-backlink|footnote-backref|data-footnote-backref|copy-button|copy-code-button|code-copy-button|clipboard-copy|fn-bracket)(?:\s|$)/;
+  /(?:^|\s)(?:katex-html|MathJax_Preview|MathJax|MathJax_Display|MathJax_SVG|MathJax_CHTML|mwe-math-fallback-image-inline|mwe-math-fallback-image-display|mw-cite-backlink|footnote-backref|data-footnote-backref|copy-button|copy-code-button|code-copy-button|clipboard-copy|fn-bracket|fn-backref)(?:\s|$)/;
