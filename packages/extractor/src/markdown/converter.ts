@@ -20,7 +20,7 @@ import {
   type RawPlan,
 } from './raw-html.js';
 import { RubyCapture } from './ruby.js';
-import { mayHoldTex, TexSourceCapture } from './tex-source.js';
+import { mayHoldTex, texOf } from './tex-source.js';
 import { alignOf, colspanOf, renderTable, rowspanOf, type TableModel, type TableRow } from './tables.js';
 import * as T from './tags.js';
 import { Output } from './output.js';
@@ -529,9 +529,9 @@ export class Converter implements HtmlSink {
 
   /** Sphinx's and pymdownx's `\\(...\\)` source for MathJax: a formula; anything else is replayed as it came. */
   #openTexSource(name: string, attribs: Record<string, string>): boolean {
-    const capture = new TexSourceCapture(name, attribs);
+    const capture = new RawCapture(name, attribs, false);
     return this.#startCapture(capture, () => {
-      const found = capture.tex();
+      const found = texOf(capture.events);
       if (found) return this.#math(found.tex, found.display);
       // replayed once: no element inside is recorded again (linear however deep such elements nest)
       const events = capture.events;

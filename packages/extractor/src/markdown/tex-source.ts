@@ -1,4 +1,3 @@
-import type { Capture } from './capture.js';
 import type { RawEvent } from './raw-html.js';
 
 /**
@@ -18,45 +17,18 @@ export function mayHoldTex(name: string, cls: string): boolean {
 }
 
 /**
- * Records such an element's subtree. `tex()` is its formula when the element holds only text between `\(...\)`
- * or `\[...\]`; anything else (MathJax's output in place of the source, words) is replayed as it came.
+ * The formula of a recorded element (`RawCapture` unsanitised) when it holds only text between `\(...\)` or
+ * `\[...\]`; undefined for anything else (MathJax's output in place of the source, words), replayed as it came.
  */
-export class TexSourceCapture implements Capture {
-  readonly events: RawEvent[];
-  #depth = 0;
-
-  constructor(name: string, attribs: Record<string, string>) {
-    this.events = [{ open: name, attribs }];
+export function texOf(events: readonly RawEvent[]): { tex: string; display: boolean } | undefined {
+  let text = '';
+  for (let i = 1; i < events.length - 1; i++) {
+    const event = events[i]!;
+    if (typeof event !== 'string') return undefined;
+    text += event;
   }
-
-  open(name: string, attribs: Record<string, string>): boolean {
-    this.events.push({ open: name, attribs });
-    this.#depth++;
-    return true;
-  }
-
-  text(data: string): void {
-    this.events.push(data);
-  }
-
-  close(name: string): boolean {
-    this.events.push({ close: name });
-    if (this.#depth === 0) return true;
-    this.#depth--;
-    return false;
-  }
-
-  /** The formula and whether it is displayed, or undefined when the element is not TeX source alone. */
-  tex(): { tex: string; display: boolean } | undefined {
-    let text = '';
-    for (let i = 1; i < this.events.length - 1; i++) {
-      const event = this.events[i]!;
-      if (typeof event !== 'string') return undefined;
-      text += event;
-    }
-    const display = DISPLAY.exec(text);
-    if (display) return { tex: display[1]!.trim(), display: true };
-    const inline = INLINE.exec(text);
-    return inline ? { tex: inline[1]!.trim(), display: false } : undefined;
-  }
+  const display = DISPLAY.exec(text);
+  if (display) return { tex: display[1]!.trim(), display: true };
+  const inline = INLINE.exec(text);
+  return inline ? { tex: inline[1]!.trim(), display: false } : undefined;
 }
