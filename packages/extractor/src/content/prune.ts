@@ -8,7 +8,7 @@ import { detachAll, relink } from '../dom/walk.js';
 import { isHidden } from './hidden.js';
 import { hiddenPageContent, trimmedLength } from './hidden-page.js';
 import { isStateData } from './state-data.js';
-import { DROP_TAGS } from './tags.js';
+import { DROP_TAGS, keptForMarkdown } from './tags.js';
 import { ruleOff, type Trace } from './trace.js';
 
 /** The page's `<body>` (the document itself when it has none). */
@@ -86,7 +86,12 @@ export function prune(root: ParentNode, trace?: Trace, reveal = true): void {
         continue;
       }
     }
-    const rule = DROP_TAGS.has(el.name) ? 'not-text' : isHidden(el) && !ruleOff('hidden') ? 'hidden' : null;
+    const rule =
+      DROP_TAGS.has(el.name) && !keptForMarkdown(el)
+        ? 'not-text'
+        : isHidden(el) && !ruleOff('hidden')
+          ? 'hidden'
+          : null;
     if (rule === 'hidden') {
       hidden.push(el);
       continue;

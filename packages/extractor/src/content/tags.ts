@@ -1,5 +1,5 @@
 // Tag classes used by main-content extraction.
-import type { Element } from 'domhandler';
+import { isTag, type Element, type ParentNode } from 'domhandler';
 
 import { elements } from '../dom/walk.js';
 
@@ -36,6 +36,24 @@ export const DROP_TAGS: ReadonlySet<string> = new Set([
   'source',
   'track',
 ]);
+
+/**
+ * Elements of `DROP_TAGS` that the pruned page keeps all the same, because its markdown reads them: MathML (written as
+ * LaTeX: a KaTeX page's formulas are nowhere else as text) and a task list's checkbox (`- [x]`: its state is the
+ * item's meaning).
+ */
+export function keptForMarkdown(el: Element): boolean {
+  if (el.name === 'math') return true;
+  if (el.name !== 'input' || el.attribs['type']?.toLowerCase() !== 'checkbox') return false;
+  // the item itself, or a label inside it (MkDocs Material's `task-list-control`)
+  const parent = el.parent;
+  if (!parent || !isTag(parent)) return false;
+  return parent.name === 'li' || (parent.name === 'label' && parent.parent !== null && isItem(parent.parent));
+}
+
+function isItem(node: ParentNode): boolean {
+  return isTag(node) && node.name === 'li';
+}
 
 /** Phrasing elements: their text belongs to the enclosing block. */
 export const INLINE_TAGS: ReadonlySet<string> = new Set([

@@ -8,7 +8,7 @@ const VALID = /^[^\s`]{1,32}$/u;
 const NO_LANGUAGE = new Set(['none', 'nohighlight', 'plain', 'plaintext', 'no-highlight']);
 /** Line-number gutters and copy buttons that code highlighters put inside or beside the code. */
 const GUTTER =
-  /(?:^|\s)(?:gutter|gl|linenos?|lineno|line-?numbers?(?:-rows)?|line-number|ln-num|hljs-ln-numbers|rouge-gutter|blob-num|CodeMirror-linenumber|react-syntax-highlighter-line-number|code-line-number|copy-?button|copy-code-button|clipboard)(?:\s|$)/i;
+  /(?:^|\s)(?:gutter|gl|linenos?|lineno|lnt?|line-?numbers?(?:-rows)?|line-number|ln-num|hljs-ln-numbers|rouge-gutter|blob-num|CodeMirror-linenumber|react-syntax-highlighter-line-number|code-line-number|copy-?button|copy-code-button|clipboard)(?:\s|$)/i;
 /** Elements that start a new line inside `<pre>` even without a newline character (one-div-per-line highlighters). */
 const LINE_ELEMENTS = new Set(['div', 'p', 'li', 'tr', 'table', 'ul', 'ol']);
 const SKIPPED = new Set(['script', 'style', 'button', 'template', 'noscript', 'svg']);
@@ -46,17 +46,32 @@ export class PreCapture implements Capture {
   #language: string;
   /** The newline right after `<pre>` is not content (HTML parsing rule); one after `<pre><code>` is. */
   #leadingNewline: boolean | undefined;
+  /** Whether each open element is a line element (`LINE_ELEMENTS`), innermost last. */
+  readonly #lines: boolean[] = [];
+  /** A line element just ended: text after it starts a new line, as the browser lays it out. */
+  #lineEnded = false;
+  /** A gutter was skipped: a `<pre>` that held nothing else (a gutter column of its own) is no code. */
+  #sawGutter = false;
 
   constructor(language: string) {
     this.#language = language;
   }
 
   open(name: string, attribs: Record<string, string>): boolean {
-    if (SKIPPED.has(name) || isGutter(attribs)) return false;
+    if (SKIPPED.has(name)) return false;
+    if (isGutter(attribs)) {
+      this.#sawGutter = true;
+      return false;
+    }
     this.#leadingNewline ??= false;
+    const line = LINE_ELEMENTS.has(name);
     if (name === 'br') this.text('\n');
-    else if (LINE_ELEMENTS.has(name) && this.#code !== '' && this.#last !== '\n') this.text('\n');
+    else if (line) {
+      this.#lineEnded = false;
+      if (this.#code !== '' && this.#last !== '\n') this.#append('\n');
+    }
     if (name === 'code' && !this.#language) this.#language = languageOf(attribs);
+    this.#lines.push(line);
     this.#depth++;
     return true;
   }
@@ -64,6 +79,14 @@ export class PreCapture implements Capture {
   text(data: string): void {
     if (data === '') return;
     this.#leadingNewline ??= data.startsWith('\n') || data.startsWith('\r\n');
+    if (this.#lineEnded) {
+      this.#lineEnded = false;
+      if (this.#last !== '\n' && data[0] !== '\n' && data[0] !== '\r') this.#append('\n');
+    }
+    this.#append(data);
+  }
+
+  #append(data: string): void {
     this.#code += data;
     this.#last = data[data.length - 1]!;
   }
@@ -71,12 +94,14 @@ export class PreCapture implements Capture {
   close(): boolean {
     if (this.#depth === 0) return true;
     this.#depth--;
+    if (this.#lines.pop() && this.#code !== '') this.#lineEnded = true;
     return false;
   }
 
-  /** The fenced block (an empty `<pre>` is an empty block: its whitespace is content). */
+  /** The fenced block (an empty `<pre>` is an empty block: its whitespace is content; a gutter alone is nothing). */
   finish(): string {
     let code = this.#code;
+    if (this.#sawGutter && code.trim() === '') return '';
     if (code.includes('\r')) code = code.replace(/\r\n?/g, '\n');
     if (this.#leadingNewline && code.startsWith('\n')) code = code.slice(1);
     if (code.endsWith('\n')) code = code.slice(0, -1);

@@ -41,6 +41,8 @@ export class Container {
   readonly blocks: Block[] = [];
   /** A `<p>` opened in this container (list items: the list is loose). */
   sawParagraph = false;
+  /** The converter dropped a link here (an icon link, a skip link): an item left empty by it is no item. */
+  droppedLink = false;
   /** Whitespace came before the first content (inline captures move it outside themselves). */
   leadingSpace = false;
   readonly #inlineOnly: boolean;

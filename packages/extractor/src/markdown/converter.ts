@@ -16,9 +16,11 @@ import {
   serializeRaw,
   startTag,
   type AttributeFilter,
+  type RawEvent,
   type RawPlan,
 } from './raw-html.js';
 import { RubyCapture } from './ruby.js';
+import { mayHoldTex, texOf } from './tex-source.js';
 import { alignOf, colspanOf, renderTable, rowspanOf, type TableModel, type TableRow } from './tables.js';
 import * as T from './tags.js';
 import { Output } from './output.js';
@@ -55,11 +57,16 @@ const TEXT_SLICE = 1 << 20;
 const MAX_IFRAME_DEPTH = 2;
 
 const LANGUAGE_HINT = /(?:^|\s)(?:language-|lang-|highlight-|brush:)/;
-const SKIP_LINK_TEXT = /^skip (?:to (?:the )?(?:main |primary |page )?(?:content|navigation|menu)|navigation)$/i;
+/** The label naming the language in a code block's wrapper (VitePress's `<span class="lang">ts</span>`). */
+const CODE_LABEL = /(?:^|\s)lang(?:\s|$)/;
+const SKIP_LINK_TEXT =
+  /^skip (?:to (?:the )?(?:main |primary |page )?(?:content|navigation|menu|search)|navigation|search)$/i;
 /** Link text nothing of which shows: empty, or only zero-width and other format characters (`\u200b`). */
 const INVISIBLE_TEXT = /^[\p{Cf}\s]*$/u;
 /** Text with no letter or digit: the `#`, `¶`, `§` or link icon of a heading's permalink. */
 const SYMBOL_TEXT = /^[^\p{L}\p{N}]*$/u;
+/** Link text that is one image without alt text: a permalink's icon (`<img src="anchorlink-icon.png">`). */
+const ICON_IMAGE = /^!\[\]\([^\s()]*\)$/;
 const FOOTNOTE_FRAGMENT = /^(?:user-content-)?(?:fn|footnote|cite_note|note|ftn|endnote)/i;
 const FOOTNOTE_BACKREF = /^(?:user-content-)?(?:fnref|cite_ref|footnote-ref|ftnref)/i;
 
@@ -79,6 +86,20 @@ interface TableFrame {
   parent: Container;
   row: TableRow | null;
   head: boolean;
+}
+
+/** The index of the end tag of the element whose start tag is at `i` in recorded events. */
+function skipSubtree(events: readonly RawEvent[], i: number): number {
+  let depth = 0;
+  for (let j = i + 1; j < events.length; j++) {
+    const event = events[j]!;
+    if (typeof event === 'string') continue;
+    if ('close' in event) {
+      if (depth === 0) return j;
+      depth--;
+    } else depth++;
+  }
+  return events.length - 1;
 }
 
 function integer(value: string | undefined): number | undefined {
@@ -109,7 +130,7 @@ export class Converter implements HtmlSink {
   readonly #frames: Frame[] = [];
   readonly #lists: ListFrame[] = [];
   readonly #tables: TableFrame[] = [];
-  readonly #hints: { depth: number; language: string }[] = [];
+  readonly #hints: { depth: number; tables: number; language: string }[] = [];
   readonly #footnotes = new Map<string, string>();
   #capture: Capture | null = null;
   #captured: (() => void) | null = null;
@@ -117,6 +138,12 @@ export class Converter implements HtmlSink {
   #cells = 0;
   #sup = 0;
   #paragraphs = 0;
+  /** A recorded TeX-source element is being replayed as ordinary content (nothing in it is recorded again). */
+  #texReplay = false;
+  /** The label of the footnote whose `<dt>` was the last term (docutils 0.17): its `<dd>` is the note. */
+  #noteTerm: string | undefined;
+  /** The `id` of the heading or `<dt>` being converted: a link to it from inside is its permalink. */
+  #selfId: string | undefined;
   /** Raw-HTML mode: the recorded subtree being replayed, and the index of the start tag being replayed. */
   #plan: RawPlan | null = null;
   #planIndex = -1;
@@ -138,7 +165,10 @@ export class Converter implements HtmlSink {
     this.#budget.tick();
     if (this.#capture) return this.#capture.open(name, attribs);
     const cls = attribs.class;
-    if (cls !== undefined && T.SKIP_CLASS.test(cls)) return false;
+    // MathJax 3's container is classed `MathJax` like MathJax 2's visual copies, but holds the MathML (its visual
+    // copy, `mjx-math`, is skipped by name)
+    if (cls !== undefined && T.SKIP_CLASS.test(cls) && name !== 'mjx-container') return false;
+    if (cls !== undefined && mayHoldTex(name, cls) && !this.#texReplay) return this.#openTexSource(name, attribs);
     const cur = this.#cur;
     const kind = T.TAGS.get(name) ?? T.INLINE;
     if (this.#options.rawHtml) {
@@ -152,12 +182,17 @@ export class Converter implements HtmlSink {
     }
     switch (kind) {
       case T.INLINE:
+        if (cls !== undefined && this.#inCodeWrapper() && CODE_LABEL.test(cls)) return false;
         this.#frames.push(NONE);
         if (cls !== undefined && LANGUAGE_HINT.test(cls)) this.#hint(attribs);
         return true;
       case T.SKIP:
         return false;
       case T.BLOCK:
+        if (attribs.id !== undefined && this.#footnotes.size > 0 && !cur.inlineOnly) {
+          const label = this.#footnotes.get(attribs.id);
+          if (label !== undefined) return this.#openFootnote(label, cur);
+        }
         cur.boundary();
         this.#frames.push(BOUNDARY);
         if (cls !== undefined && LANGUAGE_HINT.test(cls)) this.#hint(attribs);
@@ -169,7 +204,7 @@ export class Converter implements HtmlSink {
         this.#paragraphs++;
         return true;
       case T.TERM:
-        return this.#boundary(cur);
+        return this.#openTerm(attribs.id, cur);
       case T.BREAK:
         cur.hardBreak();
         return false;
@@ -178,7 +213,7 @@ export class Converter implements HtmlSink {
         else cur.pushBlock({ kind: 'hr', text: '---' });
         return false;
       case T.HEADING:
-        return this.#openHeading(name, cur);
+        return this.#openHeading(name, attribs.id, cur);
       case T.LINK:
         return this.#openLink(attribs, cur);
       case T.IMAGE:
@@ -211,6 +246,10 @@ export class Converter implements HtmlSink {
       case T.DEFINITION:
         return this.#openDefinition(cur);
       case T.TABLE:
+        // older docutils write a footnote as a one-row table (`<table class="docutils footnote" id="id4">`)
+        if (attribs.id !== undefined && this.#footnotes.has(attribs.id) && !cur.inlineOnly) {
+          return this.#openFootnote(this.#footnotes.get(attribs.id)!, cur);
+        }
         return this.#openTable(attribs, cur);
       case T.CAPTION:
         return this.#openCaption(cur);
@@ -235,6 +274,11 @@ export class Converter implements HtmlSink {
       case T.IFRAME:
         this.#iframe(attribs, cur);
         return false;
+      case T.QUOTATION:
+        // a browser draws the quotation marks of `<q>`; without them the words read as the writer's own
+        cur.text('"');
+        this.#frames.push({ close: () => this.#cur.text('"') });
+        return true;
       case T.RUBY: {
         const ruby = new RubyCapture();
         return this.#startCapture(ruby, () => this.#cur.text(ruby.finish()));
@@ -328,9 +372,15 @@ export class Converter implements HtmlSink {
     return true;
   }
 
+  /** Directly inside an element that names a code language (`<div class="language-ts">`). */
+  #inCodeWrapper(): boolean {
+    const hint = this.#hints[this.#hints.length - 1];
+    return hint !== undefined && this.#frames.length - hint.depth <= 1;
+  }
+
   #hint(attribs: Record<string, string>): void {
     const language = languageOf(attribs);
-    if (language) this.#hints.push({ depth: this.#frames.length, language });
+    if (language) this.#hints.push({ depth: this.#frames.length, tables: this.#tables.length, language });
   }
 
   // Inline elements.
@@ -364,7 +414,7 @@ export class Converter implements HtmlSink {
       if (
         attribs['data-footnote-ref'] !== undefined ||
         attribs.role === 'doc-noteref' ||
-        /(?:^|\s)footnote-ref(?:\s|$)/.test(attribs.class ?? '') ||
+        /(?:^|\s)footnote-ref(?:erence)?(?:\s|$)/.test(attribs.class ?? '') ||
         (this.#sup > 0 && FOOTNOTE_FRAGMENT.test(fragment))
       ) {
         return this.#openFootnoteRef(fragment, cur);
@@ -372,7 +422,9 @@ export class Converter implements HtmlSink {
     }
     // A heading's permalink (`<a class="hash-link" href="#usage">#</a>`, Sphinx's `¶`): a link from the heading to a
     // place in the same page, its text a symbol. Its text in the heading would be noise to a reader and to a chunker.
-    const permalink = cur.kind === 'heading' && fragment !== '' && this.#samePage(href);
+    const permalink = (cur.kind === 'heading' || fragment === this.#selfId) && fragment !== '' && this.#samePage(href);
+    // a heading or term that links to itself as a whole (MDN's `<h2 id="syntax"><a href="#syntax">Syntax</a>`)
+    const self = permalink && fragment === this.#selfId;
     const breakText = cur.kind === 'heading' ? ' ' : this.#cells > 0 ? '<br>' : '\\\n';
     const link = new Container('link', breakText);
     this.#push(link);
@@ -384,9 +436,14 @@ export class Converter implements HtmlSink {
         if (
           (INVISIBLE_TEXT.test(text) && !this.#options.rawHtml) ||
           (fragment !== '' && SKIP_LINK_TEXT.test(text)) ||
-          (permalink && SYMBOL_TEXT.test(text))
+          (permalink && (SYMBOL_TEXT.test(text) || ICON_IMAGE.test(text)))
         ) {
           if (link.leadingSpace || link.trailingSpace) parent.space();
+          parent.droppedLink = true;
+          return;
+        }
+        if (self) {
+          parent.raw(text, link.leadingSpace, link.trailingSpace);
           return;
         }
         const destination = formatDestination(this.#urls.resolve(href));
@@ -414,6 +471,21 @@ export class Converter implements HtmlSink {
       }
       this.#cur.raw(`[^${label}]`);
     });
+  }
+
+  /** A block a footnote reference points at (docutils' `<aside role="doc-footnote">`): `[^label]: ...`. */
+  #openFootnote(label: string, cur: Container): boolean {
+    cur.boundary();
+    const note = new Container('dd');
+    this.#push(note);
+    this.#frames.push({
+      close: () => {
+        this.#pop();
+        const text = joinBlocks(note.takeBlocks(), false);
+        if (text !== '') this.#cur.pushBlock({ kind: 'other', text: prefixLines(text, `[^${label}]: `, '    ', '') });
+      },
+    });
+    return true;
   }
 
   #image(attribs: Record<string, string>, cur: Container): void {
@@ -453,6 +525,26 @@ export class Converter implements HtmlSink {
     if (!mode) return false;
     const capture = new CodeCapture('\n');
     return this.#startCapture(capture, () => this.#math(capture.code.trim(), mode === 'display'));
+  }
+
+  /** Sphinx's and pymdownx's `\\(...\\)` source for MathJax: a formula; anything else is replayed as it came. */
+  #openTexSource(name: string, attribs: Record<string, string>): boolean {
+    const capture = new RawCapture(name, attribs, false);
+    return this.#startCapture(capture, () => {
+      const found = texOf(capture.events);
+      if (found) return this.#math(found.tex, found.display);
+      // replayed once: no element inside is recorded again (linear however deep such elements nest)
+      const events = capture.events;
+      this.#texReplay = true;
+      for (let i = 0; i < events.length; i++) {
+        const event = events[i]!;
+        if (typeof event === 'string') this.text(event);
+        else if ('close' in event) this.close(event.close);
+        else if (!this.open(event.open, event.attribs)) i = skipSubtree(events, i);
+      }
+      this.#texReplay = false;
+      this.#budget.check();
+    });
   }
 
   #math(tex: string, display: boolean): void {
@@ -538,13 +630,31 @@ export class Converter implements HtmlSink {
 
   // Block elements.
 
-  #openHeading(name: string, cur: Container): boolean {
+  #openTerm(id: string | undefined, cur: Container): boolean {
+    cur.boundary();
+    // docutils 0.17 write a footnote as `<dt class="label" id="id3">` (its back-link) and a `<dd>` (the note)
+    this.#noteTerm = id !== undefined ? this.#footnotes.get(id) : undefined;
+    const outer = this.#selfId;
+    this.#selfId = id;
+    this.#frames.push({
+      close: () => {
+        this.#selfId = outer;
+        this.#cur.boundary();
+      },
+    });
+    return true;
+  }
+
+  #openHeading(name: string, id: string | undefined, cur: Container): boolean {
     if (cur.inlineOnly) return this.#boundary(cur);
     const level = name.charCodeAt(1) - 48;
     const heading = new Container('heading');
     this.#push(heading);
+    const outer = this.#selfId;
+    this.#selfId = id;
     this.#frames.push({
       close: () => {
+        this.#selfId = outer;
         this.#pop();
         const text = heading.finishInline().trim();
         const hashes = '#'.repeat(level);
@@ -559,7 +669,11 @@ export class Converter implements HtmlSink {
     if (cur.inlineOnly) return this.#openCode(new CodeCapture());
     let language = languageOf(attribs);
     const hint = this.#hints[this.#hints.length - 1];
-    if (!language && hint && this.#frames.length - hint.depth <= 3) language = hint.language;
+    // A wrapper's language reaches a `<pre>` up to 3 elements down, past a line-number table (table, row, cell)
+    if (!language && hint) {
+      const reach = 3 + (this.#tables.length > hint.tables ? 4 : 0);
+      if (this.#frames.length - hint.depth <= reach) language = hint.language;
+    }
     const capture = new PreCapture(language);
     return this.#startCapture(capture, () => {
       const text = capture.finish();
@@ -586,6 +700,9 @@ export class Converter implements HtmlSink {
   }
 
   #openDefinition(cur: Container): boolean {
+    const note = this.#noteTerm;
+    this.#noteTerm = undefined;
+    if (note !== undefined && !cur.inlineOnly) return this.#openFootnote(note, cur);
     if (cur.inlineOnly || this.#nesting >= MAX_NESTING) return this.#boundary(cur);
     const definition = new Container('dd');
     this.#push(definition);
@@ -670,6 +787,7 @@ export class Converter implements HtmlSink {
         const entry: ListItem = { blocks: item.takeBlocks(), loose: item.sawParagraph };
         if (value !== undefined) entry.value = value;
         if (footnote !== undefined) entry.footnote = footnote;
+        if (item.droppedLink && entry.blocks.length === 0) entry.emptied = true;
         owner.items.push(entry);
         if (stray) this.#endList(owner);
       },

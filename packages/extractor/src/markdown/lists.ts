@@ -10,6 +10,8 @@ export interface ListItem {
   value?: number;
   /** Footnote definitions render as `[^label]: ...`. */
   footnote?: string;
+  /** Nothing is left of it but a link the converter dropped: not written (an empty `<li>` of the page is). */
+  emptied?: boolean;
 }
 
 export interface ListShape {
@@ -41,6 +43,11 @@ export function renderList(
   if (!shape.keepEmpty && items.every((item) => item.blocks.length === 0)) return { kind: 'list', text: '' };
   for (const item of items) {
     budget.tick();
+    // an item emptied by the converter (its icon link or skip link dropped) would be a bare marker; its number stays
+    if (item.emptied && !shape.keepEmpty) {
+      if (shape.ordered) n = (item.value ?? n) + (shape.reversed ? -1 : 1);
+      continue;
+    }
     // `- ---` would read as one thematic break: a rule that starts an item is written `***`.
     const blocks =
       item.blocks[0]?.kind === 'hr' ? [{ kind: 'hr' as const, text: '***' }, ...item.blocks.slice(1)] : item.blocks;

@@ -84,14 +84,20 @@ export function needsOwnLine(name: string): boolean {
 /** Records an element's subtree (sanitised: dropped elements never enter it) to be planned and replayed. */
 export class RawCapture implements Capture {
   readonly events: RawEvent[];
+  readonly #sanitise: boolean;
   #depth = 0;
 
-  constructor(name: string, attribs: Record<string, string>) {
+  /**
+   * @param sanitise drop what raw HTML must not hold; off to replay the subtree as it came (`tex-source.ts`).
+   * @default true
+   */
+  constructor(name: string, attribs: Record<string, string>, sanitise = true) {
     this.events = [{ open: name, attribs }];
+    this.#sanitise = sanitise;
   }
 
   open(name: string, attribs: Record<string, string>): boolean {
-    if (DROPPED.has(name) || !VALID_NAME.test(name)) return false;
+    if (this.#sanitise && (DROPPED.has(name) || !VALID_NAME.test(name))) return false;
     this.events.push({ open: name, attribs });
     this.#depth++;
     return true;

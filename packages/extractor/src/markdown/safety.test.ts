@@ -24,6 +24,8 @@ function wideTable(columns: number, rows: number): string {
 
 const pathological: Record<string, () => string> = {
   '100k nested divs': () => nested('<div>', '</div>', 100_000),
+  // each may hold TeX source for MathJax (`tex-source.ts`): recorded, then replayed once, never again inside
+  '100k nested math divs': () => nested('<div class="math">', '</div>', 100_000, '<p>x</p>'),
   '100k nested spans': () => nested('<span>', '</span>', 100_000),
   '100k nested blockquotes': () => nested('<blockquote>', '</blockquote>', 100_000),
   '100k nested lists': () => nested('<ul><li>', '</li></ul>', 100_000),
@@ -90,6 +92,12 @@ describe('pathological input: finishes or gives up within the budget, never hang
   it('converts 100k nested divs completely when there is no deadline', () => {
     expect(htmlToMarkdown(nested('<div>', '</div>', 100_000, 'deep text'))).toBe('deep text');
     expect(htmlToMarkdown(parseHtml(nested('<div>', '</div>', 100_000, 'deep text')))).toBe('deep text');
+  });
+
+  it('converts 100k nested elements classed `math` completely, in linear time, when there is no deadline', () => {
+    const started = Date.now();
+    expect(htmlToMarkdown(pathological['100k nested math divs']!())).toBe('x');
+    expect(Date.now() - started).toBeLessThan(BUDGET_MS + MARGIN_MS);
   });
 
   it('keeps a 10k-column table a table', () => {

@@ -33,6 +33,7 @@ export const INPUT = 29;
 export const BASE = 30;
 export const IFRAME = 31;
 export const RUBY = 32;
+export const QUOTATION = 33;
 
 // prettier-ignore
 const entries: [number, string[]][] = [
@@ -41,7 +42,7 @@ const entries: [number, string[]][] = [
     [
       'head', 'style', 'noscript', 'template', 'title', 'meta', 'link', 'svg', 'canvas', 'select', 'textarea',
       'object', 'embed', 'audio', 'video', 'map', 'area', 'source', 'track', 'frameset', 'frame', 'noframes',
-      'datalist', 'param', 'applet', 'dialog', 'slot',
+      'datalist', 'param', 'applet', 'dialog', 'slot', 'mjx-math',
     ],
   ],
   [
@@ -82,6 +83,7 @@ const entries: [number, string[]][] = [
   [BASE, ['base']],
   [IFRAME, ['iframe']],
   [RUBY, ['ruby']],
+  [QUOTATION, ['q']],
 ];
 
 export const TAGS = new Map<string, number>();
@@ -89,4 +91,4 @@ for (const [kind, names] of entries) for (const name of names) TAGS.set(name, ki
 
 /** Visual duplicates of math (KaTeX, MathJax, Wikipedia fallbacks) and footnote back-links: never content. */
 export const SKIP_CLASS =
-  /(?:^|\s)(?:katex-html|MathJax_Preview|MathJax|MathJax_Display|MathJax_SVG|MathJax_CHTML|mwe-math-fallback-image-inline|mwe-math-fallback-image-display|mw-cite-backlink|footnote-backref|data-footnote-backref|copy-button|copy-code-button|code-copy-button|clipboard-copy)(?:\s|$)/;
+  /(?:^|\s)(?:katex-html|MathJax_Preview|MathJax|MathJax_Display|MathJax_SVG|MathJax_CHTML|mwe-math-fallback-image-inline|mwe-math-fallback-image-display|mw-cite-backlink|footnote-backref|data-footnote-backref|copy-button|copy-code-button|code-copy-button|clipboard-copy|fn-bracket|fn-backref)(?:\s|$)/;
