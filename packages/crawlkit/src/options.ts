@@ -28,7 +28,9 @@ import { webhookOptionsSchema } from './webhooks/webhook-options.js';
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
   /**
-   * Directory of the embedded on-disk store (page cache, jobs, results, change history).
+   * Directory of the embedded on-disk store (page cache, jobs, results, change history). `'memory'` alone is refused
+   * as the in-memory store's name (`store: 'memory'`, as the CLI's `--store memory`): a folder of that name is
+   * `'./memory'`.
    * @default './.crawlkit'
    */
   storeDir?: string;
@@ -292,7 +294,15 @@ export const PARSE_FILE_LIMIT = ENGINE_DEFAULTS.parseFileLimit;
 
 /** The one check of `CrawlkitOptions`: strict at every level crawlkit owns, so a misspelt key is named. */
 const optionsSchema = z.strictObject({
-  storeDir: z.string().min(1).default(ENGINE_DEFAULTS.storeDir),
+  storeDir: z
+    .string()
+    .min(1)
+    // `storeDir: 'memory'` for `store: 'memory'` made a folder named memory and kept everything there.
+    .refine((dir) => dir !== 'memory', {
+      error:
+        "storeDir is a directory: for the in-memory store write store: 'memory' (a folder named memory: './memory')",
+    })
+    .default(ENGINE_DEFAULTS.storeDir),
   storeMigrationCopy: z.boolean().default(true),
   store: storeOptionSchema.optional(),
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect()').optional(),
