@@ -297,7 +297,6 @@ const optionsSchema = z.strictObject({
   storeDir: z
     .string()
     .min(1)
-    // `storeDir: 'memory'` for `store: 'memory'` made a folder named memory and kept everything there.
     .refine((dir) => dir !== 'memory', {
       error:
         "storeDir is a directory: for the in-memory store write store: 'memory' (a folder named memory: './memory')",
