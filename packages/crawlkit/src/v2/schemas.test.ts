@@ -68,6 +68,15 @@ describe('formats (items 3–6)', () => {
     const error = fail({ url: 'https://example.com', formats: [{ type: 'invalid-format' }] });
     expect(error.error).toContain('markdown');
   });
+  it("tells v1's format names their v2 form (screenshot@fullPage, extract, content)", () => {
+    // Before: the list of v2's formats, which has no full-page screenshot in it.
+    expect(fail({ url: 'https://example.com', formats: ['screenshot@fullPage'] }).error).toBe(
+      "Bad Request: formats[0].type: Unknown format: 'screenshot@fullPage' is a v1 format; in v2 write " +
+        "{ type: 'screenshot', fullPage: true }.",
+    );
+    expect(fail({ url: 'https://example.com', formats: ['extract'] }).error).toContain("in v2 write { type: 'json'");
+    expect(fail({ url: 'https://example.com', formats: ['content'] }).error).toContain("in v2 write 'markdown'");
+  });
   it('requires markdown with changeTracking', () => {
     expect(fail({ url: 'https://example.com', formats: [{ type: 'changeTracking' }] }).error).toBe(
       'The changeTracking format requires the markdown format to be specified as well',
