@@ -19,8 +19,9 @@ const V1_FORMATS: Record<string, string> = {
 /** The unknown format's message: v1's names are told their v2 form, others the list. */
 function unknownFormat(input: unknown): string {
   const type = typeof input === 'object' && input !== null && 'type' in input ? input.type : undefined;
-  const v2 = typeof type === 'string' && Object.hasOwn(V1_FORMATS, type) ? V1_FORMATS[type] : undefined;
-  if (v2) return `Unknown format: '${type}' is a v1 format; in v2 write ${v2}.`;
+  if (typeof type === 'string' && Object.hasOwn(V1_FORMATS, type)) {
+    return `Unknown format: '${type}' is a v1 format; in v2 write ${V1_FORMATS[type]}.`;
+  }
   return `Unknown format. Use one of: ${FORMAT_TYPES.join(', ')} (json, screenshot, changeTracking, attributes, question, highlights and query also take an object with options)`;
 }
 
