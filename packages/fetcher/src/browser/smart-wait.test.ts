@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ISOLATED_ARGS } from '../../../../test/helpers/scrape.ts';
-import { NOT_SETTLED_WARNING } from '../engines/not-settled.js';
+import { emptyShellWarning, NOT_SETTLED_WARNING } from '../engines/not-settled.js';
 import { Fetcher } from '../index.js';
 
 const SMART_WAIT_MAX_MS = 2_500;
@@ -54,6 +54,8 @@ const PAGES: Record<string, string> = {
   '/shell-hanging': `<div id="root"></div>
     <script>fetch('/never-answers.js').then((r) => r.text()).then((t) => {
       document.getElementById('root').textContent = t; });</script>`,
+  // An app whose bundle throws before it mounts: nothing is open, nothing will come.
+  '/shell-throws': `<div id="root"></div><script>throw new TypeError('config.apiBase is undefined');</script>`,
   // A dashboard that asks for its status every 200 ms, for as long as it is open.
   '/polling': `<h1>Build status</h1><p id="status">All green.</p><input id="filter"><button id="go">Go</button>
     <script>setInterval(() => fetch('/status.json'), 200);</script>`,
@@ -197,6 +199,15 @@ describe('smart wait', () => {
     const result = await fetcher.fetch({ url: `${base}/shell-hanging`, engine: 'browser' });
     // Before: captured empty at ~1.8 s without a warning.
     expect(result.warnings).toContain(NOT_SETTLED_WARNING);
+  }, 20_000);
+
+  it('captures an app that threw before it mounted at once, saying it shows no text and why', async () => {
+    const started = performance.now();
+    const result = await fetcher.fetch({ url: `${base}/shell-throws`, engine: 'browser' });
+    // Before: an empty page and no warning at all.
+    expect(result.warnings).toEqual([emptyShellWarning('TypeError: config.apiBase is undefined')]);
+    expect(result.warnings![0]).toContain('its scripts failed (TypeError: config.apiBase is undefined)');
+    expect(performance.now() - started).toBeLessThan(SMART_WAIT_MAX_MS);
   }, 20_000);
 
   it('still waits while what is shown changes (display toggled)', async () => {
