@@ -154,6 +154,14 @@ describe('url (item 7)', () => {
 });
 
 describe('waitFor and timeout (item 8)', () => {
+  it('tells a waitFor given a selector how v2 waits for an element', () => {
+    // Before: 'waitFor: Invalid input: expected number, received string'.
+    expect(fail({ url: 'https://example.com', waitFor: '#app .loaded' }).error).toBe(
+      'Bad Request: waitFor: a time in milliseconds, not a selector: to wait for an element, add the action ' +
+        "{ type: 'wait', selector: '…' }",
+    );
+    expect(fail({ url: 'https://example.com', waitFor: true }).error).toContain('expected number');
+  });
   it('rejects waitFor above half the timeout at the waitFor path', () => {
     const error = fail({ url: 'https://example.com', timeout: 1000, waitFor: 600 });
     expect(error.error).toBe('waitFor must not exceed half of timeout');
