@@ -77,7 +77,13 @@ export class BrowserPageEngine implements PageEngine {
     request.onAnswer?.({ status: result.status, headers: result.headers });
     const { consent: _consent, settled, scriptError, ...page } = result;
     if (!settled) page.warnings = [...(page.warnings ?? []), NOT_SETTLED_WARNING];
-    else if (page.text !== undefined && page.contentType === 'text/html' && showsEmptyShell(page.text)) {
+    // A page the actions steered is what they left; one that loaded on its own and shows nothing is told.
+    else if (
+      !page.actions &&
+      page.text !== undefined &&
+      page.contentType === 'text/html' &&
+      showsEmptyShell(page.text)
+    ) {
       page.warnings = [...(page.warnings ?? []), emptyShellWarning(scriptError)];
     }
     return { ...page, engineReason: call.reason, proxyUsed: attempt.mode };

@@ -16,8 +16,8 @@ export const NOT_SETTLED_WARNING =
 export function emptyShellWarning(scriptError: string | undefined): string {
   const why = scriptError === undefined ? '' : `; its scripts failed (${scriptError})`;
   return (
-    'The page showed no text once rendered in the browser (an empty mount point such as <div id="root">, or ' +
-    `nothing but its scripts)${why}. Its content may come later (\`waitFor\`, a \`wait\` action for a selector) or ` +
+    'The page showed next to no text once rendered in the browser (an empty mount point such as <div id="root">, ' +
+    `or little but its scripts)${why}. Its content may come later (\`waitFor\`, a \`wait\` action for a selector) or ` +
     'from a request the page could not make.'
   );
 }
