@@ -157,6 +157,9 @@ describe('without a browser, the text a page embeds is read, and the warning say
     expect(doc.warning).toMatch(
       /looks client-rendered \(js-required:hydration\).*browser is not available.*hydration state/,
     );
+    // What to fix, not only that the browser was missing.
+    expect(doc.warning).toContain('The browser could not start: Chromium not found at /nonexistent/chromium');
+    expect(doc.warning).toContain('apt-get install chromium');
   });
 
   it('extracts from JSON-LD articleBody with engine: http, and says the page looks client-rendered', async () => {

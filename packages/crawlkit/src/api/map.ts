@@ -1,4 +1,5 @@
-import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
+import type { FetchResult } from '@crawlkit/fetcher';
+import { isAllowedByPolicy, judgeRendering } from '@crawlkit/fetcher/analysis';
 import { decodePercent, discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
@@ -93,6 +94,20 @@ export async function mapSite(
     }
     throw error;
   }
+}
+
+/**
+ * The note of a map that found next to nothing from a page whose links its scripts make (the render judge's
+ * verdict on it: an empty app shell, a hash route): map reads pages over HTTP and never runs them.
+ */
+function clientRenderedNote(start: FetchResult): string | undefined {
+  const { url, status, contentType, headers, text } = start;
+  const reason = judgeRendering({ url, status, contentType, headers, ...(text !== undefined ? { text } : {}) }).reason;
+  if (reason === undefined) return undefined;
+  return (
+    `${url} looks client-rendered (${reason}): its links are made by its scripts, which map does not run (it reads ` +
+    'pages over HTTP). A crawl renders such pages and follows their links; a sitemap lists them for map.'
+  );
 }
 
 async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortSignal): Promise<MapResponse> {
@@ -224,6 +239,8 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
       `Only ${result.length} result(s) found. For broader coverage, try mapping the base domain: ${input.origin}`,
     );
   }
+  const rendered = result.length <= 1 && request.limit !== 1 ? clientRenderedNote(start) : undefined;
+  if (rendered) warnings.push(rendered);
   if (warnings.length) response.warning = warnings.join(' ');
   return response;
 }

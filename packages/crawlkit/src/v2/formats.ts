@@ -9,15 +9,26 @@ type Modules = (typeof FORMAT_MODULES)[number];
 
 export type FormatType = Modules['type'];
 
+/** v1's format names that v2 writes another way (`/v1/` routes of `crawlkit serve` still take them), and how. */
+const V1_FORMATS: Record<string, string> = {
+  'screenshot@fullPage': "{ type: 'screenshot', fullPage: true }",
+  extract: "{ type: 'json', prompt, schema }",
+  content: "'markdown'",
+};
+
+/** The unknown format's message: v1's names are told their v2 form, others the list. */
+function unknownFormat(input: unknown): string {
+  const type = typeof input === 'object' && input !== null && 'type' in input ? input.type : undefined;
+  if (typeof type === 'string' && Object.hasOwn(V1_FORMATS, type)) {
+    return `Unknown format: '${type}' is a v1 format; in v2 write ${V1_FORMATS[type]}.`;
+  }
+  return `Unknown format. Use one of: ${FORMAT_TYPES.join(', ')} (json, screenshot, changeTracking, attributes, question, highlights and query also take an object with options)`;
+}
+
 const formatObject = z.discriminatedUnion(
   'type',
   FORMAT_MODULES.map((m) => m.schema) as unknown as [Modules['schema'], ...Modules['schema'][]],
-  {
-    error: (issue) =>
-      issue.code === 'invalid_union'
-        ? `Unknown format. Use one of: ${FORMAT_TYPES.join(', ')} (json, screenshot, changeTracking, attributes, question, highlights and query also take an object with options)`
-        : undefined,
-  },
+  { error: (issue) => (issue.code === 'invalid_union' ? unknownFormat(issue.input) : undefined) },
 );
 
 /** A format entry: the string form is normalised to `{ type }` (reference §1). */

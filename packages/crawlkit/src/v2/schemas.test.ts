@@ -68,6 +68,15 @@ describe('formats (items 3–6)', () => {
     const error = fail({ url: 'https://example.com', formats: [{ type: 'invalid-format' }] });
     expect(error.error).toContain('markdown');
   });
+  it("tells v1's format names their v2 form (screenshot@fullPage, extract, content)", () => {
+    // Before: the list of v2's formats, which has no full-page screenshot in it.
+    expect(fail({ url: 'https://example.com', formats: ['screenshot@fullPage'] }).error).toBe(
+      "Bad Request: formats[0].type: Unknown format: 'screenshot@fullPage' is a v1 format; in v2 write " +
+        "{ type: 'screenshot', fullPage: true }.",
+    );
+    expect(fail({ url: 'https://example.com', formats: ['extract'] }).error).toContain("in v2 write { type: 'json'");
+    expect(fail({ url: 'https://example.com', formats: ['content'] }).error).toContain("in v2 write 'markdown'");
+  });
   it('requires markdown with changeTracking', () => {
     expect(fail({ url: 'https://example.com', formats: [{ type: 'changeTracking' }] }).error).toBe(
       'The changeTracking format requires the markdown format to be specified as well',
@@ -145,6 +154,14 @@ describe('url (item 7)', () => {
 });
 
 describe('waitFor and timeout (item 8)', () => {
+  it('tells a waitFor given a selector how v2 waits for an element', () => {
+    // Before: 'waitFor: Invalid input: expected number, received string'.
+    expect(fail({ url: 'https://example.com', waitFor: '#app .loaded' }).error).toBe(
+      'Bad Request: waitFor: a time in milliseconds, not a selector: to wait for an element, add the action ' +
+        "{ type: 'wait', selector: '…' }",
+    );
+    expect(fail({ url: 'https://example.com', waitFor: true }).error).toContain('expected number');
+  });
   it('rejects waitFor above half the timeout at the waitFor path', () => {
     const error = fail({ url: 'https://example.com', timeout: 1000, waitFor: 600 });
     expect(error.error).toBe('waitFor must not exceed half of timeout');

@@ -144,6 +144,10 @@ export const markdownOptionsSchema = z.strictObject({
   rawHtml: z.boolean().default(false),
 });
 
+/** `waitFor` given a selector (as Puppeteer's `waitForSelector` takes): v2 waits for one with an action. */
+const WAIT_FOR_IS_MS =
+  "a time in milliseconds, not a selector: to wait for an element, add the action { type: 'wait', selector: '…' }";
+
 /** The scrape options shared by scrape, batch (top level) and crawl (`scrapeOptions`), with their v2 defaults. */
 export const scrapeOptionsShape = {
   formats: z.array(formatSchema).default([{ type: 'markdown' }]),
@@ -151,7 +155,12 @@ export const scrapeOptionsShape = {
   includeTags: tagsSchema.optional(),
   excludeTags: tagsSchema.optional(),
   headers: headersSchema('header').optional(),
-  waitFor: z.number().int().min(0).max(60_000).default(0),
+  waitFor: z
+    .number({ error: (issue) => (typeof issue.input === 'string' ? WAIT_FOR_IS_MS : undefined) })
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(0),
   mobile: z.boolean().default(false),
   skipTlsVerification: z.boolean().optional(),
   timeout: timeoutSchema.optional(),

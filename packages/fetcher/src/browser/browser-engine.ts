@@ -24,13 +24,14 @@ import {
   waitForTooLong,
 } from './load-errors.js';
 import { downloadError, isDownload } from './downloads.js';
-import { chromiumGaveUp, connectionTimeoutCode, navigationError } from './navigation-errors.js';
+import { chromiumGaveUp, committed, connectionTimeoutCode, navigationError } from './navigation-errors.js';
 import { raceAbort } from './abortable.js';
 import { readRenderedHtml } from './rendered-html.js';
 import { RequestGate } from './request-gate.js';
 import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
 import { PageRecorder } from './page-recorder.js';
 import { prepareForRequest } from './page-setup.js';
+import { ScriptErrors } from './script-errors.js';
 import type { ExchangeSink, RecordedSource } from '../warc/exchange.js';
 
 /** One page load in the browser, with everything already decided by the fetcher. */
@@ -88,6 +89,8 @@ export interface BrowserFetchResult extends FetchResult {
   warnings?: string[];
   /** Whether the smart wait saw the page settle before its cap. */
   settled: boolean;
+  /** The first uncaught error of the page's scripts (`ScriptErrors`). */
+  scriptError?: string;
 }
 
 /** Settings of the browser engine. */
@@ -221,6 +224,7 @@ export class BrowserEngine {
     });
     await Promise.all([prepareForRequest(page, session, lease, request, target), gate.attach(page)]);
     const network = new NetworkMonitor(page);
+    const scriptErrors = new ScriptErrors(page);
     const recorder = request.onExchange ? new PageRecorder(page) : undefined;
     const networkGate = this.#pool.gate;
     let mainResponse: HTTPResponse | undefined;
@@ -347,6 +351,7 @@ export class BrowserEngine {
     if (consent) result.consent = consent;
     result.blockedRequests = gate.blocked.length;
     result.settled = settled && !domNeverLoaded;
+    if (scriptErrors.first !== undefined) result.scriptError = scriptErrors.first;
     if (result.timings) result.timings.totalMs = Date.now() - startedAt;
     if (recorder) await recorder.flush(request.onExchange!);
     return result;
@@ -389,12 +394,6 @@ export class BrowserEngine {
     const decoded = decodeText(body, parsed.type, parsed.charset, headers['content-language']);
     return { ...base, contentType, charset: decoded.charset, body, text: decoded.text };
   }
-}
-
-/** Whether the main frame shows a document of the site (not the blank page before it, nor an error page). */
-function committed(page: Page): boolean {
-  const url = page.url();
-  return url !== '' && url !== 'about:blank' && !url.startsWith('chrome-error:');
 }
 
 const closePage = (page: IsolatedPage) => page.close();

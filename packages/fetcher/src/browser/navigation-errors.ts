@@ -1,3 +1,5 @@
+import type { Page } from 'puppeteer-core';
+
 import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
 import { RedirectChain, tooManyRedirects } from '../http/redirects.js';
 import { redactUrl } from '../policy/url-policy.js';
@@ -128,4 +130,10 @@ function hostOf(url: string): string {
 
 function firstLine(message: string): string {
   return message.split('\n')[0] ?? message;
+}
+
+/** Whether the main frame shows a document of the site (not the blank page before it, nor an error page). */
+export function committed(page: Page): boolean {
+  const url = page.url();
+  return url !== '' && url !== 'about:blank' && !url.startsWith('chrome-error:');
 }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ISOLATED_ARGS } from '../../../../test/helpers/scrape.ts';
-import { NOT_SETTLED_WARNING } from '../engines/not-settled.js';
+import { emptyShellWarning, NOT_SETTLED_WARNING } from '../engines/not-settled.js';
 import { Fetcher } from '../index.js';
 
 const SMART_WAIT_MAX_MS = 2_500;
@@ -46,6 +46,16 @@ const PAGES: Record<string, string> = {
     </script>`,
   // The same app whose view never comes.
   '/forever-loading': `<div id="root"><div class="spinner"></div><p>Loading…</p></div><script>void 0;</script>`,
+  // An empty app shell that renders what its fetch() brings, 2 s after load: one request open, nothing else moving.
+  '/shell-data': `<div id="root"></div>
+    <script>fetch('/data.json').then((r) => r.json()).then((d) => {
+      document.getElementById('root').innerHTML = '<h2>Invoices</h2><p>' + d.text + '</p>'; });</script>`,
+  // The same shell whose request never answers.
+  '/shell-hanging': `<div id="root"></div>
+    <script>fetch('/never-answers.js').then((r) => r.text()).then((t) => {
+      document.getElementById('root').textContent = t; });</script>`,
+  // An app whose bundle throws before it mounts: nothing is open, nothing will come.
+  '/shell-throws': `<div id="root"></div><script>throw new TypeError('config.apiBase is undefined');</script>`,
   // A dashboard that asks for its status every 200 ms, for as long as it is open.
   '/polling': `<h1>Build status</h1><p id="status">All green.</p><input id="filter"><button id="go">Go</button>
     <script>setInterval(() => fetch('/status.json'), 200);</script>`,
@@ -55,13 +65,24 @@ const PAGES: Record<string, string> = {
       Math.random()), 200);</script>`,
 };
 
+// A wait that ran out takes 8 s with this fetcher, where the others' take 2.5.
+const PATIENT_MAX_MS = 8_000;
+
 let server: Server;
 let base: string;
 let fetcher: Fetcher;
+let patient: Fetcher;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/never-answers.js') return;
+    if (req.url === '/data.json') {
+      const text = 'Seven invoices were paid in November, the last one on the twenty-eighth.';
+      return void setTimeout(
+        () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text })),
+        2_000,
+      );
+    }
     if (req.url?.startsWith('/status.json'))
       return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     const body = PAGES[req.url ?? ''];
@@ -73,10 +94,12 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fetcher = new Fetcher({ browser: { args: ISOLATED_ARGS, smartWaitMaxMs: SMART_WAIT_MAX_MS } });
   await fetcher.fetch({ url: `${base}/animated`, engine: 'browser' }); // Chromium's start is not the page's wait.
+  patient = new Fetcher({ browser: { args: ISOLATED_ARGS, smartWaitMaxMs: PATIENT_MAX_MS } });
 });
 
 afterAll(async () => {
   await fetcher?.close();
+  await patient?.close();
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
 });
@@ -162,6 +185,31 @@ describe('smart wait', () => {
     expect(NOT_SETTLED_WARNING).toContain('loading placeholder');
   }, 20_000);
 
+  it("waits for an empty app shell's request that answers 2 s after load, not capturing the empty shell", async () => {
+    const started = performance.now();
+    const result = await patient.fetch({ url: `${base}/shell-data`, engine: 'browser' });
+    // Before: one request open and nothing new for 1.5 s counted as a quiet network (a long poll's rule), and the
+    // empty shell was captured at ~1.8 s: no text, and no warning.
+    expect(result.text).toContain('Seven invoices were paid in November');
+    expect(result.warnings ?? []).not.toContain(NOT_SETTLED_WARNING);
+    expect(performance.now() - started).toBeLessThan(PATIENT_MAX_MS);
+  }, 30_000);
+
+  it("captures an empty app shell whose request never answers at the wait's cap, said to be still loading", async () => {
+    const result = await fetcher.fetch({ url: `${base}/shell-hanging`, engine: 'browser' });
+    // Before: captured empty at ~1.8 s without a warning.
+    expect(result.warnings).toContain(NOT_SETTLED_WARNING);
+  }, 20_000);
+
+  it('captures an app that threw before it mounted at once, saying it shows no text and why', async () => {
+    const started = performance.now();
+    const result = await fetcher.fetch({ url: `${base}/shell-throws`, engine: 'browser' });
+    // Before: an empty page and no warning at all.
+    expect(result.warnings).toEqual([emptyShellWarning('TypeError: config.apiBase is undefined')]);
+    expect(result.warnings![0]).toContain('its scripts failed (TypeError: config.apiBase is undefined)');
+    expect(performance.now() - started).toBeLessThan(SMART_WAIT_MAX_MS);
+  }, 20_000);
+
   it('still waits while what is shown changes (display toggled)', async () => {
     const result = await fetcher.fetch({ url: `${base}/blinking`, engine: 'browser' });
     expect(result.warnings).toContain(NOT_SETTLED_WARNING);
@@ -171,13 +219,6 @@ describe('smart wait', () => {
     // A wait that ran out takes 8 s here, where the others' take 2.5: four of them (the load's and each action's)
     // are 32 s, and the bound below is twice what the four waits that end early took at load 20 (7.8 s, where a bound
     // of 3 × 2.5 s failed).
-    const PATIENT_MAX_MS = 8_000;
-    let patient: Fetcher;
-    beforeAll(() => {
-      patient = new Fetcher({ browser: { args: ISOLATED_ARGS, smartWaitMaxMs: PATIENT_MAX_MS } });
-    });
-    afterAll(() => patient.close());
-
     it.each(['/polling', '/polling-busted'])(
       'does not wait for a page that polls (%s), on load and after each action',
       async (path) => {

@@ -2,7 +2,7 @@ import { setTimeout } from 'node:timers';
 import { withinBudget } from '@crawlkit/options/within-budget';
 import type { Page } from 'puppeteer-core';
 
-import { showsLoadingPlaceholder } from '../render/judge.js';
+import { showsEmptyShell, showsLoadingPlaceholder } from '../render/judge.js';
 import { withoutFragment } from '../url-fragment.js';
 
 /** Global the mutation observer writes to (performance.now() of the last DOM change). */
@@ -102,11 +102,13 @@ const PLACEHOLDER_MAX_ELEMENTS = 3_000;
 /**
  * Whether the page, quiet, still shows only a loading placeholder (`showsLoadingPlaceholder`): an app that renders
  * its content on a timer, or after a request it made before the network went quiet, shows "Loading…" until then.
- * Asked within `budgetMs`: a page that does not answer in time is `undefined`, not known to have settled (taken as
- * showing none, a page busy as the wait ran out was said to have settled with its placeholder still up); one whose
- * question fails (a navigation replaced its document) is taken as showing none.
+ * With `requestOpen` (a request still in flight, the network taken as quiet only because nothing new started), an
+ * empty app shell counts too (`showsEmptyShell`): its content is what that request brings. Asked within `budgetMs`: a
+ * page that does not answer in time is `undefined`, not known to have settled (taken as showing none, a page busy as
+ * the wait ran out was said to have settled with its placeholder still up); one whose question fails (a navigation
+ * replaced its document) is taken as showing none.
  */
-async function stillPlaceholder(page: Page, budgetMs: number): Promise<boolean | undefined> {
+async function stillPlaceholder(page: Page, budgetMs: number, requestOpen: boolean): Promise<boolean | undefined> {
   const html = page
     .evaluate(
       `document.getElementsByTagName('*').length > ${PLACEHOLDER_MAX_ELEMENTS} ? null : document.documentElement.outerHTML`,
@@ -116,7 +118,8 @@ async function stillPlaceholder(page: Page, budgetMs: number): Promise<boolean |
       () => null,
     );
   const shown = await withinBudget(html, budgetMs, () => undefined);
-  return shown === undefined ? undefined : shown !== null && showsLoadingPlaceholder(shown);
+  if (shown === undefined) return undefined;
+  return shown !== null && (showsLoadingPlaceholder(shown) || (requestOpen && showsEmptyShell(shown)));
 }
 
 /**
@@ -149,7 +152,9 @@ export async function smartWait(
         () => Number.POSITIVE_INFINITY,
       );
       const sinceMutation = await withinBudget(asked, left(), () => Number.NaN);
-      if (sinceMutation >= domIdleMs && (await stillPlaceholder(page, left())) === false) return true;
+      if (sinceMutation >= domIdleMs && (await stillPlaceholder(page, left(), network.inflight > 0)) === false) {
+        return true;
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(pollMs, left()))));
   }

@@ -1,4 +1,4 @@
-import { isBrowserError } from '../browser/errors.js';
+import { isBrowserError, type BrowserError } from '../browser/errors.js';
 import type { PageResult } from '../page.js';
 import { withoutFragment } from '../url-fragment.js';
 import { renderingGain, type RenderJudge, type RenderVerdict } from '../render/judge.js';
@@ -8,7 +8,7 @@ import type { EngineCall, PageEngine } from './page-engine.js';
 const BROWSER_UNAVAILABLE = new Set(['BROWSER_NOT_FOUND', 'BROWSER_LAUNCH_FAILED', 'BROWSER_CONNECT_FAILED']);
 
 /** Whether `error` says the browser cannot start here (not installed, failing to launch, or unreachable). */
-export function isBrowserUnavailable(error: unknown): boolean {
+export function isBrowserUnavailable(error: unknown): error is BrowserError {
   return isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code);
 }
 
@@ -58,7 +58,10 @@ export class AutoEngine implements PageEngine {
       rendered = await this.#browser.fetch({ ...call, reason: jsReason ?? 'js-required:host' });
     } catch (error) {
       if (!isBrowserUnavailable(error)) throw error;
-      if (jsReason) plain.engineReason = `${jsReason}+browser-unavailable`;
+      if (!jsReason) return plain;
+      plain.engineReason = `${jsReason}+browser-unavailable`;
+      // What failed and how to fix it: the engine's reason alone told the user only that the browser was missing.
+      plain.warnings = [...(plain.warnings ?? []), `The browser could not start: ${error.message}`];
       return plain;
     }
     // The browser ended on another page (a meta refresh, a script's redirect): comparing the two says nothing of

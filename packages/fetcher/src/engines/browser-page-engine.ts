@@ -4,8 +4,8 @@ import type { BrowserPool } from '../browser/browser-pool.js';
 import { browserOnlyFeatures } from '../engine-choice.js';
 import { DEFAULT_TIMEOUT_MS } from '../http/http-engine.js';
 import type { PageResult } from '../page.js';
-import type { RenderVerdict } from '../render/judge.js';
-import { NOT_SETTLED_WARNING } from './not-settled.js';
+import { showsEmptyShell, type RenderVerdict } from '../render/judge.js';
+import { emptyShellWarning, NOT_SETTLED_WARNING } from './not-settled.js';
 import { remaining, type EngineCall, type PageEngine } from './page-engine.js';
 
 /** What the browser engine is built from. */
@@ -75,8 +75,17 @@ export class BrowserPageEngine implements PageEngine {
       return file;
     }
     request.onAnswer?.({ status: result.status, headers: result.headers });
-    const { consent: _consent, settled, ...page } = result;
+    const { consent: _consent, settled, scriptError, ...page } = result;
     if (!settled) page.warnings = [...(page.warnings ?? []), NOT_SETTLED_WARNING];
+    // A page the actions steered is what they left; one that loaded on its own and shows nothing is told.
+    else if (
+      !page.actions &&
+      page.text !== undefined &&
+      page.contentType === 'text/html' &&
+      showsEmptyShell(page.text)
+    ) {
+      page.warnings = [...(page.warnings ?? []), emptyShellWarning(scriptError)];
+    }
     return { ...page, engineReason: call.reason, proxyUsed: attempt.mode };
   }
 

@@ -203,6 +203,19 @@ export function showsLoadingPlaceholder(html: string): boolean {
   return placeholderOnly(signals, contentOf(signals));
 }
 
+/**
+ * Whether a rendered page shows nothing yet but its empty mount point or its scripts: the `js-required:app-shell`
+ * and `js-required:script-only` rules applied to the DOM as shown. The smart wait goes on waiting while it holds and
+ * a request of the page is still open (an app that renders once its `fetch()` answers, 2 s after load), where the
+ * quiet network alone would have let it capture the empty shell.
+ */
+export function showsEmptyShell(html: string): boolean {
+  const signals = pageSignals(html, { enoughContent: LIMITS.appShell });
+  const content = contentOf(signals);
+  if (signals.emptyMount && content < LIMITS.appShell) return true;
+  return signals.scripts > 0 && signals.textChars + signals.noscriptText.length < LIMITS.scriptOnly;
+}
+
 /** Whether a refresh to `target` (as written in the page) leads away from `url` (a refresh to itself reloads it). */
 function leavesPage(target: string, url: string): boolean {
   try {
