@@ -77,7 +77,7 @@ export function furnitureRule(el: Element, m: Measure, total: number, texts: Sho
   if (m.text > MAX_PROMPT) return null;
   // every test below reads a short block's text: read it once
   const text = texts.get(el);
-  if (m.text <= 40 && FURNITURE_TEXT.test(text)) return 'furniture-text';
+  if (m.text <= 40 && el.name !== 'h1' && FURNITURE_TEXT.test(text)) return 'furniture-text';
   if (m.link < 0.5 * m.text && (PROMPT_TEXT.test(text) || isReaderAppeal(text))) return 'reader-prompt';
   if (isRelatedLink(text, m)) return 'related-link';
   if (isPreferredSourcePrompt(text)) return 'preferred-source';

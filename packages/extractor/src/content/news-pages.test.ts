@@ -264,4 +264,11 @@ describe('news pages: "More in", "Latest" and "Related" teaser blocks after the 
     const { markdown } = markdownOf(newsPage(listing, { side: '' }));
     expectOnly(markdown, teaserTitles);
   });
+
+  it("keeps a page's own <h1> whose whole text reads as a label (a live page's Live)", () => {
+    const live = story.replace('Council approves new bike lanes on Harbour Road</h1>', 'Live</h1>');
+    const { markdown } = markdownOf(newsPage(live, { side: '' }));
+    expect(markdown).toMatch(/^# Live$/m);
+    expect(markdown).toContain('The city council voted 7 to 2');
+  });
 });
