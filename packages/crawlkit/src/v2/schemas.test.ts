@@ -161,6 +161,8 @@ describe('waitFor and timeout (item 8)', () => {
         "{ type: 'wait', selector: '…' }",
     );
     expect(fail({ url: 'https://example.com', waitFor: true }).error).toContain('expected number');
+    // a number written as a string is no selector
+    expect(fail({ url: 'https://example.com', waitFor: '2000' }).error).toContain('expected number');
   });
   it('rejects waitFor above half the timeout at the waitFor path', () => {
     const error = fail({ url: 'https://example.com', timeout: 1000, waitFor: 600 });

@@ -156,7 +156,10 @@ export const scrapeOptionsShape = {
   excludeTags: tagsSchema.optional(),
   headers: headersSchema('header').optional(),
   waitFor: z
-    .number({ error: (issue) => (typeof issue.input === 'string' ? WAIT_FOR_IS_MS : undefined) })
+    .number({
+      error: (issue) =>
+        typeof issue.input === 'string' && !/^\s*\d+\s*$/.test(issue.input) ? WAIT_FOR_IS_MS : undefined,
+    })
     .int()
     .min(0)
     .max(60_000)
