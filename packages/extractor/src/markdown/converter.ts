@@ -16,7 +16,6 @@ import {
   serializeRaw,
   startTag,
   type AttributeFilter,
-  type RawEvent,
   type RawPlan,
 } from './raw-html.js';
 import { RubyCapture } from './ruby.js';
@@ -86,20 +85,6 @@ interface TableFrame {
   parent: Container;
   row: TableRow | null;
   head: boolean;
-}
-
-/** The index of the end tag of the element whose start tag is at `i` in recorded events. */
-function skipSubtree(events: readonly RawEvent[], i: number): number {
-  let depth = 0;
-  for (let j = i + 1; j < events.length; j++) {
-    const event = events[j]!;
-    if (typeof event === 'string') continue;
-    if ('close' in event) {
-      if (depth === 0) return j;
-      depth--;
-    } else depth++;
-  }
-  return events.length - 1;
 }
 
 function integer(value: string | undefined): number | undefined {
@@ -535,12 +520,13 @@ export class Converter implements HtmlSink {
       if (found) return this.#math(found.tex, found.display);
       // replayed once: no element inside is recorded again (linear however deep such elements nest)
       const events = capture.events;
+      const { end } = planRaw(events);
       this.#texReplay = true;
       for (let i = 0; i < events.length; i++) {
         const event = events[i]!;
         if (typeof event === 'string') this.text(event);
         else if ('close' in event) this.close(event.close);
-        else if (!this.open(event.open, event.attribs)) i = skipSubtree(events, i);
+        else if (!this.open(event.open, event.attribs)) i = end[i]!;
       }
       this.#texReplay = false;
       this.#budget.check();
