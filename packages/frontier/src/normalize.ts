@@ -149,14 +149,9 @@ export function canonicalUrl(pageUrl: string, canonicalHref: string | undefined)
  * are one; the crawl keeps such a page rather than fold it into that directory's page.
  */
 export function canonicalIsAncestor(pageUrl: string, canonical: string): boolean {
-  let page: URL;
-  let target: URL;
-  try {
-    page = new URL(pageUrl);
-    target = new URL(canonical);
-  } catch {
-    return false;
-  }
+  const page = URL.parse(pageUrl);
+  const target = URL.parse(canonical);
+  if (!page || !target) return false;
   if (siteHostname(page.hostname) !== siteHostname(target.hostname)) return false;
   const dir = target.pathname.replace(/\/(?:index\.(?:html?|php))?$/i, '');
   const path = page.pathname.replace(/\/(?:index\.(?:html?|php))?$/i, '');

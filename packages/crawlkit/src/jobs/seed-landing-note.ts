@@ -10,14 +10,9 @@ import { namesPage } from '../scrape/sign-in-redirect.js';
  */
 export function seedLandingNote(seedUrl: string, landedUrl: string | undefined): string | undefined {
   if (landedUrl === undefined) return undefined;
-  let seed: URL;
-  let landed: URL;
-  try {
-    seed = new URL(seedUrl);
-    landed = new URL(landedUrl);
-  } catch {
-    return undefined;
-  }
+  const seed = URL.parse(seedUrl);
+  const landed = URL.parse(landedUrl);
+  if (!seed || !landed) return undefined;
   const from = redactUrl(seed);
   const to = redactUrl(landed);
   if (landed.search && namesPage(landed, seed)) {

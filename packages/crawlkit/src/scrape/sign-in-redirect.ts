@@ -12,13 +12,9 @@ export function namesPage(landed: URL, asked: URL): boolean {
     asked.pathname,
   ]);
   for (const value of landed.searchParams.values()) {
-    let target: URL | undefined;
-    try {
-      target = new URL(value, asked);
-    } catch {
-      continue;
-    }
-    if (forms.has(value) || (target.origin === asked.origin && target.pathname === asked.pathname)) return true;
+    if (forms.has(value)) return true;
+    const target = URL.parse(value, asked.href);
+    if (target && target.origin === asked.origin && target.pathname === asked.pathname) return true;
   }
   return false;
 }
@@ -33,14 +29,9 @@ const SIGN_IN_ADDRESS =
  * copies of its sign-in page under every URL, without a word. Undefined for any other page.
  */
 export function signInRedirectNote(askedUrl: string, landedUrl: string): string | undefined {
-  let asked: URL;
-  let landed: URL;
-  try {
-    asked = new URL(askedUrl);
-    landed = new URL(landedUrl);
-  } catch {
-    return undefined;
-  }
+  const asked = URL.parse(askedUrl);
+  const landed = URL.parse(landedUrl);
+  if (!asked || !landed) return undefined;
   if (!landed.search || landed.href === asked.href) return undefined;
   if (!SIGN_IN_ADDRESS.test(landed.hostname) && !SIGN_IN_ADDRESS.test(landed.pathname)) return undefined;
   if (!namesPage(landed, asked)) return undefined;
