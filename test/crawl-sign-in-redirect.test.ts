@@ -22,7 +22,16 @@ async function startWikis(): Promise<{ port: number; close(): Promise<void> }> {
     if (url.pathname === '/login' || url.pathname === '/sso/login') {
       return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Sign in', '<a href="/help">Help</a>'));
     }
-    if ((req.headers.cookie ?? '').includes('sid=ok')) {
+    const session = (req.headers.cookie ?? '').includes('sid=ok');
+    // A space whose session may not read `/space/private/…`: those pages send it to the sign-in page.
+    if (session && url.pathname.startsWith('/space/private/')) {
+      return void res.writeHead(302, { location: `/login?next=${encodeURIComponent(url.pathname)}` }).end();
+    }
+    if (session && url.pathname === '/space/') {
+      const links = ['a', 'private/x', 'private/y'].map((p) => `<a href="/space/${p}">${p}</a>`).join(' ');
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(html('Space', links));
+    }
+    if (session) {
       return void res.writeHead(200, { 'content-type': 'text/html' }).end(html(`Wiki ${url.pathname}`, ''));
     }
     const { port } = server.address() as AddressInfo;
@@ -85,6 +94,28 @@ describe('a crawl whose seed redirects to a sign-in page', () => {
     } finally {
       env.ck.off('warning', listen);
     }
+  }, 30_000);
+
+  it("records pages past the seed that land on the sign-in page as the crawl's errors, not its data", async () => {
+    const { port } = env.server;
+    const base = `http://127.0.0.1:${port}`;
+    // The whole site is in scope (the sign-in page included): a redirect out of scope is a CRAWL_DENIAL already.
+    const headers = { cookie: 'sid=ok' };
+    const started = ok(
+      await env.ck.crawl({ url: `${base}/space/`, crawlEntireDomain: true, scrapeOptions: { headers } }),
+    );
+    const status = ok(await env.ck.waitForJob(started.id));
+    // Before: two documents titled "Sign in" (each under its own `?next=`), and the sign-in page's Help link crawled.
+    expect(status.data.map((d) => d.metadata.title).sort()).toEqual(['Space', 'Wiki /space/a']);
+    const errors = await env.ck.getCrawlErrors(started.id);
+    if ('success' in errors) throw new Error(errors.error);
+    expect(errors.errors.map((e) => [e.url, e.code]).sort()).toEqual([
+      [`${base}/space/private/x`, 'CRAWL_SIGN_IN_REDIRECT'],
+      [`${base}/space/private/y`, 'CRAWL_SIGN_IN_REDIRECT'],
+    ]);
+    expect(errors.errors[0]!.error).toContain(`Redirected to a sign-in page (${base}/login?next=%2Fspace%2Fprivate%2F`);
+    expect(status.warning).toContain('2 page(s) redirected to a sign-in page, the first');
+    expect(status.warning).toContain("they are in the crawl's errors, not its data");
   }, 30_000);
 
   it('says nothing of it when the crawl sends the session', async () => {

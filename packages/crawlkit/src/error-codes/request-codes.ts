@@ -167,6 +167,11 @@ export const REQUEST_CODES = {
     "A crawled page redirected to a URL that the crawl's rules do not admit (a job error).",
     'Widen `includePaths`, `allowSubdomains` or `crawlEntireDomain` if you want such pages.',
   ),
+  CRAWL_SIGN_IN_REDIRECT: info(
+    500,
+    'A crawled page (not the seed) redirected to a sign-in page whose query names it as the way back (`?next=`, `?service=`): the session did not reach it, and the sign-in page is not stored as the page (a job error).',
+    "Send the session with the crawl's `scrapeOptions.headers` (a `Cookie` or `Authorization` header), or exclude the pages it may not read (`excludePaths`).",
+  ),
   WEBHOOK_DELIVERY_FAILED: info(
     500,
     'A webhook event was given up after its attempts, or at once for an answer no retry changes (a 4xx, a redirect).',

@@ -1,3 +1,4 @@
+import { redactUrl } from '@crawlkit/fetcher';
 import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/store';
 import {
   canonicalIsAncestor,
@@ -15,6 +16,7 @@ import type { PageScrapeOutcome } from '../scrape/types.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
+import { signInRedirectNote } from '../scrape/sign-in-redirect.js';
 import { nextTurn } from '../next-turn.js';
 import { crawlPageOptions, seedCredentials } from './crawl-credentials.js';
 import { frontierFetch, robotsUnavailableReason, type RobotsWait } from './frontier-fetch.js';
@@ -243,6 +245,19 @@ export function createCrawlPlanner(
       // The seed is never refused for its redirect (upstream): the crawl follows it, to another host or into another
       // directory of the site (`/latest` → `/v2/`), and judges links anew. Written before its links are queued.
       if (task.key === seedKey) await landing.land(finalUrl);
+      // A page past the seed that landed on a sign-in page naming it (a session run out, a page it may not read) is
+      // not the page: stored, the crawl kept the sign-in page under every such URL and followed its links.
+      if (finalKey !== task.key && task.key !== seedKey && signInRedirectNote(task.url, finalUrl)) {
+        return {
+          tasks: [],
+          reject: {
+            code: 'CRAWL_SIGN_IN_REDIRECT',
+            error:
+              `Redirected to a sign-in page (${redactUrl(finalUrl)}): the session did not reach this page. Send it ` +
+              'with `scrapeOptions.headers` (a `Cookie` or `Authorization` header).',
+          },
+        };
+      }
       if (finalKey !== task.key) {
         if (task.key === seedKey) {
           verdicts?.clear();

@@ -144,6 +144,8 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
   notes.push(...robotsNotes(robotsUrl, { unavailable: robotsUnavailable, truncatedAt: robotsTruncatedAt }, 'crawl'));
   notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));
   for (const { reason, url } of trapsSkipped ?? []) notes.push(trapNote(reason, url));
+  const signIn = await signInRedirects(store, job.id);
+  if (signIn) notes.push(signIn);
   // A narrow scope is told of a crawl that completed: one that failed (its seed did) or was cancelled says so itself.
   if (job.status === 'completed' && resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;
@@ -170,6 +172,20 @@ export async function buildJobErrors(store: Store, job: JobRecord): Promise<Craw
     })),
     robotsBlocked: robotsBlocked.map((url) => redactUrl(url)),
   };
+}
+
+/**
+ * What a crawl's status says of its pages that landed on a sign-in page (`CRAWL_SIGN_IN_REDIRECT` in its errors): a
+ * session that ran out mid-crawl, or pages it may not read.
+ */
+async function signInRedirects(store: Store, jobId: string): Promise<string | undefined> {
+  const errors = (await store.results.errors(jobId)).filter((e) => e.code === 'CRAWL_SIGN_IN_REDIRECT');
+  if (errors.length === 0) return undefined;
+  return (
+    `${errors.length} page(s) redirected to a sign-in page, the first ${redactUrl(errors[0]!.url)}: they are in the ` +
+    "crawl's errors, not its data. Send the session with `scrapeOptions.headers` (a `Cookie` or `Authorization` " +
+    'header), or exclude the pages it may not read (`excludePaths`).'
+  );
 }
 
 /** What a crawl's status says of the links a trap rule refused, with the first one. */
