@@ -3,6 +3,7 @@ import { formatsReadContent, scrapeExtractionSettings } from '../extraction-sett
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import { reportExplanation } from '../explanation.js';
 import type { ScrapeStage } from '../scrape-state.js';
+import { softNotFoundNote } from '../soft-not-found.js';
 import { extractionWatch } from '../timings.js';
 import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from '../stored-extraction.js';
 
@@ -63,5 +64,7 @@ export const extractStage: ScrapeStage = {
     if (keptHash !== undefined) state.contentHash = keptHash;
     if (keptKey && built) await writeStoredExtraction(state, keptKey, page.fetchedAt!, extraction);
     state.warnings.push(...extraction.warnings);
+    const notFound = kind === 'html' ? softNotFoundNote(page.status, extraction.metadata.title) : undefined;
+    if (notFound) state.warnings.push(notFound);
   },
 };

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+
+import { softNotFoundNote, titleSaysNotFound } from './soft-not-found.js';
+
+describe('titleSaysNotFound', () => {
+  it.each([
+    '404',
+    'Page not found – My Blog',
+    'Page Not Found | Docs',
+    '404 - Not Found',
+    'Error 404 (Not Found)',
+    'Oops! That page can’t be found. – Shop',
+    'Docs :: 404',
+    'Error: 404',
+    'Seite nicht gefunden - Beispiel GmbH',
+    'ページが見つかりません | 例',
+    'This page could not be found',
+  ])('reads %j as a not-found page', (title) => expect(titleSaysNotFound(title)).toBe(true));
+
+  it.each([
+    'Why 404 pages matter – Design notes',
+    'Not found: a memoir of lost things',
+    'Lost and found | City services',
+    'HTTP status codes: 404 and 410 explained',
+    'Found in translation',
+    'Home',
+    '',
+  ])('does not read %j as one', (title) => expect(titleSaysNotFound(title)).toBe(false));
+});
+
+describe('softNotFoundNote', () => {
+  it('notes a 2xx page only, with its title', () => {
+    expect(softNotFoundNote(200, 'Page not found | Docs')).toBe(
+      'The page answered 200 but its title, "Page not found | Docs", says it was not found: a soft 404, most likely ' +
+        '(the address is wrong, or the site answers every unknown path with this page).',
+    );
+    expect(softNotFoundNote(404, 'Page not found')).toBeUndefined();
+    expect(softNotFoundNote(200, undefined)).toBeUndefined();
+    expect(softNotFoundNote(200, 'Installing')).toBeUndefined();
+  });
+});
