@@ -3,18 +3,17 @@ import { ocrPagesToMarkdown, pageToMarkdown } from '@crawlkit/extractor';
 
 import { recognize } from '../ocr/engine.js';
 import { deadlineError, DocumentError } from '../errors.js';
-import { isPng, pngDamage } from './png-check.js';
+import { imageDamage } from './image-damage.js';
 import type { Converter } from '../types.js';
 
 export const image: Converter = {
   format: 'image',
   async convert(bytes, options) {
-    const damage = isPng(bytes) ? pngDamage(bytes) : undefined;
+    const damage = imageDamage(bytes);
     if (damage) {
       throw new DocumentError(
         'SCRAPE_OCR_FAILED',
-        `The image could not be read by OCR: the PNG is damaged (${damage}): fetch it again, or open and save it ` +
-          'again in an image tool.',
+        `The image could not be read by OCR: ${damage}: fetch it again, or open and save it again in an image tool.`,
       );
     }
     const deadline = options.ocr?.deadline ?? options.deadline;

@@ -88,6 +88,25 @@ describe('OCR', () => {
     }
   });
 
+  it('refuses a cut JPEG, WebP or TIFF before its decoder sees it (which printed its complaint on stderr)', async () => {
+    for (const [name, type] of [
+      ['screenshot.jpg', 'JPEG'],
+      ['screenshot.webp', 'WebP'],
+      ['screenshot.tif', 'TIFF'],
+    ] as const) {
+      const whole = new Uint8Array(readFileSync(new URL(`../__fixtures__/${name}`, import.meta.url)));
+      const bytes = whole.subarray(0, whole.length / 2);
+      const failure = await convertDocument({ bytes, contentType: 'image/*' }, { images: true }).catch((e) => e);
+      expect(failure, name).toMatchObject({
+        code: 'SCRAPE_OCR_FAILED',
+        message: expect.stringContaining(`The image could not be read by OCR: the ${type} is damaged (`),
+      });
+      // Before: "Premature end of JPEG file", "Error in pixReadMemWebP", "Error in findTiffCompression" on stderr,
+      // and the recognizer stopped.
+      expect(ocrRecognizer(), name).toBe('started');
+    }
+  });
+
   it('reads the page without a text layer in auto mode, every page in ocr mode', async () => {
     const pdf = await makeScannedPdf();
     const auto = await ocrPdf(pdf, { mode: 'auto' });
