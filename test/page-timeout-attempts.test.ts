@@ -45,7 +45,6 @@ function busyOnce(req: IncomingMessage, res: ServerResponse): void {
 
 beforeAll(async () => {
   site = await startRouteSite({
-    '/': (_req, res) => sendPage(res, 'Home', '<a href="/reset">Reset</a>'),
     '/reset': (req) => reset(req),
     '/batch-reset': (req) => reset(req),
     '/worker-reset': (req) => reset(req),
@@ -93,14 +92,16 @@ describe("a page's timeout bounds its attempts", () => {
     expect(requests.get('/batch-reset')).toBeGreaterThanOrEqual(1);
   });
 
+  // The crawl's only page is the one reset: a seed that links to it, fetched under the same `timeout: 1500`, was the
+  // engine's first extraction, and a cold worker under a full suite's load took it past 1.5 s (`completed: 0`).
   it('so does a crawl page', async () => {
     const at = performance.now();
     const { done, errors, ms } = await finished(
       'crawl',
-      await ck.crawl({ url: `${site.url}/`, sitemap: 'skip', scrapeOptions: { timeout: 1_500 } }),
+      await ck.crawl({ url: `${site.url}/reset`, sitemap: 'skip', scrapeOptions: { timeout: 1_500 } }),
       at,
     );
-    expect(done.completed).toBe(1);
+    expect(done.status).toBe('failed');
     expect(ms).toBeLessThan(3_000);
     expect(errors).toEqual([expect.objectContaining({ url: `${site.url}/reset`, code: 'SCRAPE_TIMEOUT' })]);
     expect(errors[0]!.error).toMatch(OUT_OF_TIME);
