@@ -86,11 +86,9 @@ const UNREADABLE_WARNING =
 
 async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState): Promise<void> {
   const { ctx, warnings, document } = state;
-  // A refusal the job asks again for (a 429/503 with retries left) is not the page: neither compared nor kept, so the
-  // retry is compared with the page's last real scrape, not with "Too many requests".
-  if (state.context.retriedStatus?.(state.page.status)) return;
-  // Nor is any other error answer but the page's removal: compared, a 500 was `changed` with a diff against the
-  // error page, and the page back the next day `changed` again, against the error page kept as its last version.
+  // An error answer but the page's removal is not the page: compared, a 500 was `changed` with a diff against the
+  // error page, and the page back the next day `changed` again, against the error page kept as its last version. A
+  // 429/503 a job asks again for is one: the retry is compared with the page's last real scrape.
   const { status } = state.page;
   if (status >= 400 && !pageGone(status)) {
     warnings.push(

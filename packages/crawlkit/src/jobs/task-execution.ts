@@ -1,5 +1,5 @@
 import { redactUrl } from '@crawlkit/fetcher';
-import { isRetried, retryDelay } from '@crawlkit/frontier';
+import { retryDelay } from '@crawlkit/frontier';
 import { asksRetryLater } from '@crawlkit/options/retry-later';
 import {
   documentBytes,
@@ -210,7 +210,6 @@ async function fetchTask(
       jobId: tasks.job.id,
       collectLinks: planner.collectsLinks,
       hashContent: feedOf(tasks.job) !== undefined,
-      retriedStatus: (status: number) => isRetried(status, retries),
       ...(spentMs > 0 ? { spentMs } : {}),
     };
     // A job's page waits behind the scrapes whose callers wait for them, in its tenant's and its job's turn

@@ -24,11 +24,6 @@ export interface PageScrapeContext {
   /** Extract the main content as markdown whatever the formats (a crawl's change feed hashes it). */
   hashContent?: boolean;
   /**
-   * Whether the job fetches the page again when it answers `status` (a 429/503 with retries left): such an answer
-   * is not the page, and leaves no trace in its change history.
-   */
-  retriedStatus?: (status: number) => boolean;
-  /**
    * The page's time already spent before this scrape's work: a direct scrape's wait for its slot, or a job's earlier
    * attempts of the page (it fetches a page again after a dropped connection or a 429/503), back-off waits included.
    * The page's `timeout` bounds them all, so this scrape has the rest.
