@@ -160,3 +160,23 @@ describe('extractProduct from OpenGraph', () => {
     expect(extractProduct(page('<meta property="og:type" content="article">', '<p>Hello</p>'), URL_)).toBeUndefined();
   });
 });
+
+describe('extractProduct prices written in a locale', () => {
+  // A microdata price without `content` is the visible text, grouped and marked as the shop's locale writes it.
+  it.each([
+    ['1.299,00 €', 1299],
+    ['$1,299', 1299],
+    ['$1,299.00', 1299],
+    ['1 299,00 €', 1299],
+    ["CHF 1'299.50", 1299.5],
+    ['19,99 €', 19.99],
+    ['1.299.000 ₫', 1299000],
+    ['12.50', 12.5],
+    ['£89.5', 89.5],
+  ])('reads %s as %d', (shown, amount) => {
+    const body = `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Mug</h1>
+      <div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price">${shown}</span></div>
+      </div>`;
+    expect(extractProduct(page('', body), URL_)?.variants[0]?.price?.amount).toBe(amount);
+  });
+});
