@@ -30,6 +30,14 @@ const PAGES: Record<string, string[]> = {
   '/manual/config': [],
   '/manual/app': [],
   '/manual/faq': [],
+  // A shop's category linking a product as Shopify's rails and search results and Google Shopping do.
+  '/store/': [
+    '/store/boot?pr_prod_strat=e5&amp;pr_rec_id=1a2&amp;pr_rec_pid=9&amp;pr_ref_pid=7&amp;pr_seq=uniform',
+    '/store/boot?_pos=1&amp;_sid=3f2a&amp;_ss=r',
+    '/store/boot?srsltid=AfmBOoq1',
+    '/store/boot',
+  ],
+  '/store/boot': [],
 };
 /** Path → where it redirects: docs whose `latest` is a version. */
 const REDIRECTS: Record<string, string> = { '/latest': '/v2/' };
@@ -114,6 +122,12 @@ describe('links with a fragment', () => {
 });
 
 describe('the same page by many URLs', () => {
+  it("a shop's product linked with recommendation, search and Google Shopping parameters is read once", async () => {
+    const pages = await crawl({ url: '/store/', sitemap: 'skip' });
+    expect(pages).toEqual(['/store/', '/store/boot']);
+    expect(env.server.requests.filter((r) => r.path.startsWith('/store/boot'))).toHaveLength(1);
+  });
+
   it('a canonical naming the section above every page folds none of them into it', async () => {
     const pages = await crawl({ url: '/shop/', sitemap: 'skip' });
     expect(pages).toEqual(['/shop/', '/shop/a', '/shop/b']);
