@@ -8,6 +8,7 @@ import { jobAddress } from './job-address.js';
 import { decodeDocument, storedJobOf } from '../codec/records.js';
 import { storeStallWarning } from '../store-faults.js';
 import { robotsNotes, unreadableSitemapNotes } from './frontier-fetch.js';
+import { emptyPatternNote } from './pattern-note.js';
 import { seedLandingNote } from './seed-landing-note.js';
 
 /** A status page is cut so that its documents stay under this many characters of JSON (always at least one). */
@@ -127,7 +128,9 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
   const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, trapsSkipped, limitReached, seedLanded } =
-    storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain' | 'limit'>>(job);
+    storedJobOf<
+      Pick<CrawlRequest, 'url' | 'crawlEntireDomain' | 'limit' | 'includePaths' | 'excludePaths' | 'regexOnFullURL'>
+    >(job);
   const notes: string[] = [];
   const landing = seedLandingNote(request.url, seedLanded);
   if (landing) notes.push(landing);
@@ -144,6 +147,10 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
   notes.push(...robotsNotes(robotsUrl, { unavailable: robotsUnavailable, truncatedAt: robotsTruncatedAt }, 'crawl'));
   notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));
   for (const { reason, url } of trapsSkipped ?? []) notes.push(trapNote(reason, url));
+  if (job.status === 'completed') {
+    const patterns = emptyPatternNote(request.url, request, resultCount);
+    if (patterns) notes.push(patterns);
+  }
   // A narrow scope is told of a crawl that completed: one that failed (its seed did) or was cancelled says so itself.
   if (job.status === 'completed' && resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;
