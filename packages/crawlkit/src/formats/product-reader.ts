@@ -103,8 +103,29 @@ function availabilityOf(value: unknown): ProductVariant['availability'] {
   return { inStock: IN_STOCK.test(name), text: name };
 }
 
-/** A variant per offer (an `AggregateOffer` counts once, at its low price), or one without a price. */
-function variantsOf(product: JsonObject, base: string): ProductVariant[] {
+/** The properties a `ProductGroup`'s variants differ by when it names none in `variesBy` (schema.org's list). */
+const VARIANT_AXES = ['size', 'color', 'material', 'pattern', 'suggestedAge', 'suggestedGender'];
+
+/** What sets a variant of a group apart: its `variesBy` properties (`size: '40'`, `color: 'Red'`), as text. */
+function valuesOf(variant: JsonObject, group: JsonObject): Record<string, string> | undefined {
+  const named = list(group.variesBy)
+    .map((axis) => text(axis)?.replace(/^https?:\/\/schema\.org\//i, ''))
+    .filter((axis): axis is string => axis !== undefined);
+  const values: Record<string, string> = {};
+  for (const axis of named.length ? named : VARIANT_AXES) {
+    const value = text(variant[axis]);
+    if (value !== undefined) values[axis] = value;
+  }
+  return Object.keys(values).length ? values : undefined;
+}
+
+/**
+ * A variant per offer (an `AggregateOffer` counts once, at its low price), or one without a price. A variant of a
+ * `ProductGroup` (`hasVariant`) is named by its own name and carries the values it varies by.
+ */
+function variantsOf(product: JsonObject, base: string, group?: JsonObject): ProductVariant[] {
+  const name = group ? text(product.name) : undefined;
+  const values = group ? valuesOf(product, group) : undefined;
   const own = {
     ...(text(product.sku ?? product.mpn ?? product.gtin13 ?? product.gtin)
       ? { sku: text(product.sku ?? product.mpn ?? product.gtin13 ?? product.gtin)! }
@@ -120,19 +141,26 @@ function variantsOf(product: JsonObject, base: string): ProductVariant[] {
     const price = priceOf(offer.price ?? offer.lowPrice ?? current?.price, currency);
     const original = list_ ? priceOf(list_.price, list_.priceCurrency ?? currency) : undefined;
     const sku = text(offer.sku) ?? own.sku;
-    const title = text(offer.name);
+    const title = text(offer.name) ?? name;
     variants.push({
       ...(sku ? { sku } : {}),
       ...(title ? { title } : {}),
+      ...(values ? { values } : {}),
       ...(price ? { price } : {}),
       ...(original && price && original.amount > price.amount ? { sale: { originalPrice: original } } : {}),
       availability: availabilityOf(offer.availability),
       ...(images.length ? { images } : {}),
     });
   }
-  for (const variant of list(product.hasVariant).filter(isObject)) variants.push(...variantsOf(variant, base));
+  for (const variant of list(product.hasVariant).filter(isObject)) variants.push(...variantsOf(variant, base, product));
   if (variants.length === 0)
-    variants.push({ ...own, availability: availabilityOf(undefined), ...(images.length ? { images } : {}) });
+    variants.push({
+      ...own,
+      ...(name ? { title: name } : {}),
+      ...(values ? { values } : {}),
+      availability: availabilityOf(undefined),
+      ...(images.length ? { images } : {}),
+    });
   return variants;
 }
 
