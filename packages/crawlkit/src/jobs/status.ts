@@ -147,10 +147,6 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
   notes.push(...robotsNotes(robotsUrl, { unavailable: robotsUnavailable, truncatedAt: robotsTruncatedAt }, 'crawl'));
   notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));
   for (const { reason, url } of trapsSkipped ?? []) notes.push(trapNote(reason, url));
-  if (job.status === 'completed') {
-    const patterns = emptyPatternNote(request.url, request, resultCount);
-    if (patterns) notes.push(patterns);
-  }
   // A narrow scope is told of a crawl that completed: one that failed (its seed did) or was cancelled says so itself.
   if (job.status === 'completed' && resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;
@@ -159,6 +155,9 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
         `or start from a higher-level path like ${origin}`,
     );
   }
+  // After upstream's "Only N result(s)" sentence, which a client may match at the start.
+  const patterns = job.status === 'completed' ? emptyPatternNote(request.url, request, resultCount) : undefined;
+  if (patterns) notes.push(patterns);
   return notes.length ? notes.join(' ') : undefined;
 }
 
