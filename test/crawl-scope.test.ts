@@ -30,6 +30,14 @@ const PAGES: Record<string, string[]> = {
   '/manual/config': [],
   '/manual/app': [],
   '/manual/faq': [],
+  // A shop's category linking a product as Shopify's rails and search results and Google Shopping do.
+  '/store/': [
+    '/store/boot?pr_prod_strat=e5&amp;pr_rec_id=1a2&amp;pr_rec_pid=9&amp;pr_ref_pid=7&amp;pr_seq=uniform',
+    '/store/boot?_pos=1&amp;_sid=3f2a&amp;_ss=r',
+    '/store/boot?srsltid=AfmBOoq1',
+    '/store/boot',
+  ],
+  '/store/boot': [],
 };
 /** Path → where it redirects: docs whose `latest` is a version. */
 const REDIRECTS: Record<string, string> = { '/latest': '/v2/' };
@@ -94,6 +102,32 @@ describe('path patterns on non-ASCII and escaped paths', () => {
   });
 });
 
+describe('a crawl that keeps no page', () => {
+  it('for its includePaths says so, and why a path pattern misses the whole URL of regexOnFullURL', async () => {
+    const run = async (body: Omit<CrawlRequestInput, 'url'>) => {
+      const url = `${env.server.url}/store/`;
+      const started = ok(await env.ck.crawl({ ...body, url, sitemap: 'skip', scrapeOptions: { maxAge: 0 } }));
+      return ok(await env.ck.waitForJob(started.id));
+    };
+    const full = await run({
+      crawlEntireDomain: true,
+      includePaths: ['^/products/', '^/store/boot'],
+      regexOnFullURL: true,
+    });
+    expect(full.data).toEqual([]);
+    expect(full.warning).toContain(
+      `No page was kept: the seed ${env.server.url}/store/ matches none of \`includePaths\` (it was read for its links only)`,
+    );
+    expect(full.warning).toContain('so `^/products/`, `^/store/boot` cannot match: drop the `^`');
+    const path = await run({ includePaths: ['^/store/shoe'] });
+    expect(path.warning).toContain('The patterns are tested on the path (`/store/`).');
+    // The same patterns without the anchor find the product, and nothing is said.
+    const fixed = await run({ crawlEntireDomain: true, includePaths: ['/store/boot'], regexOnFullURL: true });
+    expect(fixed.data).toHaveLength(1);
+    expect(fixed.warning).toBeUndefined();
+  });
+});
+
 describe('the seed', () => {
   it('redirected into another directory of the site crawls that directory too', async () => {
     const pages = await crawl({ url: '/latest', sitemap: 'skip' });
@@ -114,6 +148,13 @@ describe('links with a fragment', () => {
 });
 
 describe('the same page by many URLs', () => {
+  it("a shop's product linked with recommendation, search and Google Shopping parameters is read once", async () => {
+    const before = env.server.requests.length;
+    const pages = await crawl({ url: '/store/', sitemap: 'skip' });
+    expect(pages).toEqual(['/store/', '/store/boot']);
+    expect(env.server.requests.slice(before).filter((r) => r.path.startsWith('/store/boot'))).toHaveLength(1);
+  });
+
   it('a canonical naming the section above every page folds none of them into it', async () => {
     const pages = await crawl({ url: '/shop/', sitemap: 'skip' });
     expect(pages).toEqual(['/shop/', '/shop/a', '/shop/b']);

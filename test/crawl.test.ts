@@ -179,6 +179,10 @@ describe('crawl scope and patterns', () => {
     const onPath = await crawl({ url: '/docs', sitemap: 'skip', includePaths: [pattern] });
     expect(onPath.pages).toEqual([]);
     expect(onPath.status.warning).toMatch(/^Only 0 result\(s\) found\. .*crawlEntireDomain=true/);
+    // Then why: the pattern names the whole URL, and only the path is tested.
+    expect(onPath.status.warning).toContain(
+      `The patterns are tested on the path (\`/docs\`), so \`${pattern}\` cannot match: set \`regexOnFullURL\``,
+    );
   });
 
   it('allowSubdomains follows other hosts of the registrable domain', async () => {

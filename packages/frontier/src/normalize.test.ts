@@ -27,6 +27,16 @@ describe('normalizeUrl', () => {
       normalizeUrl('https://a.test/p?a=1&b=2'),
     );
     expect(normalizeUrl('https://a.test/p?a=1')).not.toBe(normalizeUrl('https://a.test/p?a=2'));
+    // A shop's product linked from a recommendation rail, a search result and Google Shopping; the variant stays.
+    const product = normalizeUrl('https://a.test/products/boot?variant=7');
+    for (const query of [
+      'pr_prod_strat=e5&pr_rec_id=1a2&pr_rec_pid=9&pr_ref_pid=7&pr_seq=uniform&variant=7',
+      'variant=7&_pos=1&_sid=3f2a&_ss=r&_psq=boot',
+      'srsltid=AfmBOoq1&variant=7',
+    ]) {
+      expect(normalizeUrl(`https://a.test/products/boot?${query}`)).toBe(product);
+    }
+    expect(normalizeUrl('https://a.test/products/boot?variant=8')).not.toBe(product);
     expect(normalizeUrl('https://a.test/p?a=1', { ignoreQueryParameters: true })).toBe(
       normalizeUrl('https://a.test/p'),
     );

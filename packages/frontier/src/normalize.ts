@@ -23,6 +23,18 @@ const TRACKING = new Set([
   'vero_id',
   'spm',
   'ref_src',
+  // Google's auto-tagging of merchant listings: any shop's product URL reached from Google Shopping carries one.
+  'srsltid',
+  // Shopify's storefront, on every shop it hosts: product recommendation rails (`pr_*`) and search results.
+  'pr_prod_strat',
+  'pr_rec_id',
+  'pr_rec_pid',
+  'pr_ref_pid',
+  'pr_seq',
+  '_pos',
+  '_sid',
+  '_ss',
+  '_psq',
 ]);
 
 /**

@@ -160,3 +160,55 @@ describe('extractProduct from OpenGraph', () => {
     expect(extractProduct(page('<meta property="og:type" content="article">', '<p>Hello</p>'), URL_)).toBeUndefined();
   });
 });
+
+describe('extractProduct prices written in a locale', () => {
+  // A microdata price without `content` is the visible text, grouped and marked as the shop's locale writes it.
+  it.each([
+    ['1.299,00 €', 1299],
+    ['$1,299', 1299],
+    ['$1,299.00', 1299],
+    ['1 299,00 €', 1299],
+    ["CHF 1'299.50", 1299.5],
+    ['19,99 €', 19.99],
+    ['1.299.000 ₫', 1299000],
+    ['12.50', 12.5],
+    ['£89.5', 89.5],
+  ])('reads %s as %d', (shown, amount) => {
+    const body = `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Mug</h1>
+      <div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price">${shown}</span></div>
+      </div>`;
+    expect(extractProduct(page('', body), URL_)?.variants[0]?.price?.amount).toBe(amount);
+  });
+});
+
+describe('extractProduct of a ProductGroup', () => {
+  it('names each variant and carries the values it varies by', () => {
+    const variant = (sku: string, size: string, color: string, price: string, availability: string) => ({
+      '@type': 'Product',
+      sku,
+      name: `Trail Runner - ${size} / ${color}`,
+      size,
+      color: { '@type': 'Text', name: color },
+      offers: { '@type': 'Offer', price, priceCurrency: 'USD', availability: `https://schema.org/${availability}` },
+    });
+    const ld = {
+      '@type': 'ProductGroup',
+      name: 'Trail Runner',
+      variesBy: ['https://schema.org/size', 'color'],
+      hasVariant: [
+        variant('TR-40-R', '40', 'Red', '49.00', 'InStock'),
+        variant('TR-41-B', '41', 'Blue', '52', 'SoldOut'),
+      ],
+    };
+    const product = extractProduct(page(`<script type="application/ld+json">${JSON.stringify(ld)}</script>`), URL_);
+    expect(product?.title).toBe('Trail Runner');
+    expect(product?.variants.map((v) => [v.sku, v.title, v.values, v.price?.amount, v.availability.inStock])).toEqual([
+      ['TR-40-R', 'Trail Runner - 40 / Red', { size: '40', color: 'Red' }, 49, true],
+      ['TR-41-B', 'Trail Runner - 41 / Blue', { size: '41', color: 'Blue' }, 52, false],
+    ]);
+    // Without `variesBy`, the usual axes; a product's own offers stay unnamed as before.
+    const { variesBy: _, ...unnamed } = ld;
+    const again = extractProduct(page(`<script type="application/ld+json">${JSON.stringify(unnamed)}</script>`), URL_);
+    expect(again?.variants[1]?.values).toEqual({ size: '41', color: 'Blue' });
+  });
+});

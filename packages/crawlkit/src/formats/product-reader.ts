@@ -50,13 +50,34 @@ function imagesOf(value: unknown, base: string): Image[] {
   return images;
 }
 
+/**
+ * A price's number. schema.org's `price` takes `.` for the decimal point, but a microdata price read from the visible
+ * text is written as the shop's locale writes it: with both marks the last one is the decimal point (`1.299,00 €`,
+ * `$1,299.00`); a `,` repeated or followed by three digits groups thousands (`$1,299`), another one is the decimal
+ * point (`19,99 €`); a `.` repeated groups thousands, a single one is the decimal point (schema.org's reading).
+ */
 function amountOf(value: unknown): number | undefined {
   const raw = text(value);
   if (raw === undefined) return undefined;
   const cleaned = raw.replace(/[^\d.,-]/g, '');
-  const normal = cleaned.includes('.') ? cleaned.replace(/,/g, '') : cleaned.replace(',', '.');
-  const amount = Number(normal);
-  return cleaned !== '' && Number.isFinite(amount) ? amount : undefined;
+  if (cleaned === '') return undefined;
+  const decimal = decimalMark(cleaned);
+  const [whole = '', fraction] = decimal === undefined ? [cleaned] : splitLast(cleaned, decimal);
+  const amount = Number(`${whole.replace(/[.,]/g, '')}${fraction === undefined ? '' : `.${fraction}`}`);
+  return Number.isFinite(amount) ? amount : undefined;
+}
+
+/** The mark of `amountOf`'s number that is its decimal point, or undefined when every mark groups thousands. */
+function decimalMark(number: string): '.' | ',' | undefined {
+  if (number.includes('.') && number.includes(','))
+    return number.lastIndexOf('.') > number.lastIndexOf(',') ? '.' : ',';
+  if (number.includes(',')) return /,.*,|,\d{3}$/.test(number) ? undefined : ',';
+  return /\..*\./.test(number) ? undefined : '.';
+}
+
+function splitLast(value: string, mark: string): [string, string | undefined] {
+  const at = value.lastIndexOf(mark);
+  return at < 0 ? [value, undefined] : [value.slice(0, at), value.slice(at + 1)];
 }
 
 function priceOf(amountValue: unknown, currencyValue: unknown): ProductPrice | undefined {
@@ -82,8 +103,29 @@ function availabilityOf(value: unknown): ProductVariant['availability'] {
   return { inStock: IN_STOCK.test(name), text: name };
 }
 
-/** A variant per offer (an `AggregateOffer` counts once, at its low price), or one without a price. */
-function variantsOf(product: JsonObject, base: string): ProductVariant[] {
+/** The properties a `ProductGroup`'s variants differ by when it names none in `variesBy` (schema.org's list). */
+const VARIANT_AXES = ['size', 'color', 'material', 'pattern', 'suggestedAge', 'suggestedGender'];
+
+/** What sets a variant of a group apart: its `variesBy` properties (`size: '40'`, `color: 'Red'`), as text. */
+function valuesOf(variant: JsonObject, group: JsonObject): Record<string, string> | undefined {
+  const named = list(group.variesBy)
+    .map((axis) => text(axis)?.replace(/^https?:\/\/schema\.org\//i, ''))
+    .filter((axis): axis is string => axis !== undefined);
+  const values: Record<string, string> = {};
+  for (const axis of named.length ? named : VARIANT_AXES) {
+    const value = text(variant[axis]);
+    if (value !== undefined) values[axis] = value;
+  }
+  return Object.keys(values).length ? values : undefined;
+}
+
+/**
+ * A variant per offer (an `AggregateOffer` counts once, at its low price), or one without a price. A variant of a
+ * `ProductGroup` (`hasVariant`) is named by its own name and carries the values it varies by.
+ */
+function variantsOf(product: JsonObject, base: string, group?: JsonObject): ProductVariant[] {
+  const name = group ? text(product.name) : undefined;
+  const values = group ? valuesOf(product, group) : undefined;
   const own = {
     ...(text(product.sku ?? product.mpn ?? product.gtin13 ?? product.gtin)
       ? { sku: text(product.sku ?? product.mpn ?? product.gtin13 ?? product.gtin)! }
@@ -99,19 +141,26 @@ function variantsOf(product: JsonObject, base: string): ProductVariant[] {
     const price = priceOf(offer.price ?? offer.lowPrice ?? current?.price, currency);
     const original = list_ ? priceOf(list_.price, list_.priceCurrency ?? currency) : undefined;
     const sku = text(offer.sku) ?? own.sku;
-    const title = text(offer.name);
+    const title = text(offer.name) ?? name;
     variants.push({
       ...(sku ? { sku } : {}),
       ...(title ? { title } : {}),
+      ...(values ? { values } : {}),
       ...(price ? { price } : {}),
       ...(original && price && original.amount > price.amount ? { sale: { originalPrice: original } } : {}),
       availability: availabilityOf(offer.availability),
       ...(images.length ? { images } : {}),
     });
   }
-  for (const variant of list(product.hasVariant).filter(isObject)) variants.push(...variantsOf(variant, base));
+  for (const variant of list(product.hasVariant).filter(isObject)) variants.push(...variantsOf(variant, base, product));
   if (variants.length === 0)
-    variants.push({ ...own, availability: availabilityOf(undefined), ...(images.length ? { images } : {}) });
+    variants.push({
+      ...own,
+      ...(name ? { title: name } : {}),
+      ...(values ? { values } : {}),
+      availability: availabilityOf(undefined),
+      ...(images.length ? { images } : {}),
+    });
   return variants;
 }
 

@@ -8,6 +8,7 @@ import { jobAddress } from './job-address.js';
 import { decodeDocument, storedJobOf } from '../codec/records.js';
 import { storeStallWarning } from '../store-faults.js';
 import { robotsNotes, unreadableSitemapNotes } from './frontier-fetch.js';
+import { emptyPatternNote } from './pattern-note.js';
 import { seedLandingNote } from './seed-landing-note.js';
 
 /** A status page is cut so that its documents stay under this many characters of JSON (always at least one). */
@@ -127,7 +128,9 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
   const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, trapsSkipped, limitReached, seedLanded } =
-    storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain' | 'limit'>>(job);
+    storedJobOf<
+      Pick<CrawlRequest, 'url' | 'crawlEntireDomain' | 'limit' | 'includePaths' | 'excludePaths' | 'regexOnFullURL'>
+    >(job);
   const notes: string[] = [];
   const landing = seedLandingNote(request.url, seedLanded);
   if (landing) notes.push(landing);
@@ -154,6 +157,9 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
         `or start from a higher-level path like ${origin}`,
     );
   }
+  // After upstream's "Only N result(s)" sentence, which a client may match at the start.
+  const patterns = job.status === 'completed' ? emptyPatternNote(request.url, request, resultCount) : undefined;
+  if (patterns) notes.push(patterns);
   return notes.length ? notes.join(' ') : undefined;
 }
 
