@@ -1,6 +1,7 @@
 import { joinBlocks, prefixLines } from './blocks.js';
 import type { Budget } from './budget.js';
 import type { Capture } from './capture.js';
+import { CalloutFrames } from './callout-frames.js';
 import { CodeCapture, languageOf, PreCapture } from './code.js';
 import { Container, type MarkKind } from './container.js';
 import { feedEvents, feedHtml, type HtmlSink } from './drivers.js';
@@ -64,6 +65,7 @@ export class Converter implements HtmlSink {
   readonly #frames = this.#stack.frames;
   readonly #lists: ListFrames;
   readonly #tables: TableFrames;
+  readonly #callouts: CalloutFrames;
   readonly #links: LinkContext;
   readonly #raw: RawMode;
   readonly #hints: { depth: number; tables: number; language: string }[] = [];
@@ -85,6 +87,7 @@ export class Converter implements HtmlSink {
     this.#urls = new UrlResolver(options.baseUrl);
     this.#lists = new ListFrames(this.#stack, this.#budget, options.rawHtml);
     this.#tables = new TableFrames(this.#stack, this.#budget);
+    this.#callouts = new CalloutFrames(this.#stack, this.#budget);
     this.#links = { urls: this.#urls, pageUrl: options.pageUrl, rawHtml: options.rawHtml };
     const filter: AttributeFilter = (element, name, value) => {
       if (name !== 'href' && name !== 'src') return value;
@@ -106,6 +109,10 @@ export class Converter implements HtmlSink {
     if (cls !== undefined && T.SKIP_CLASS.test(cls) && name !== 'mjx-container') return false;
     if (cls !== undefined && mayHoldTex(name, cls) && !this.#texReplay) return this.#openTexSource(name, attribs);
     const cur = this.#stack.cur;
+    if (cls !== undefined || attribs.role !== undefined) {
+      const callout = this.#callouts.open(name, attribs, cur, MAX_NESTING);
+      if (callout !== undefined) return callout;
+    }
     const kind = T.TAGS.get(name) ?? T.INLINE;
     if (this.#options.rawHtml) {
       const raw = rawKind(name, kind, attribs);
