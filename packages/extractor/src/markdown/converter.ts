@@ -14,6 +14,7 @@ import { planRaw, RawCapture, rawKind, type AttributeFilter } from './raw-html.j
 import { RawMode } from './raw-mode.js';
 import { RubyCapture } from './ruby.js';
 import { BOUNDARY, MARK, NONE, PARA, Stack, SUP } from './stack.js';
+import { TabFrames } from './tab-frames.js';
 import { TableFrames } from './table-frames.js';
 import { mayHoldTex, texOf } from './tex-source.js';
 import * as T from './tags.js';
@@ -66,6 +67,7 @@ export class Converter implements HtmlSink {
   readonly #lists: ListFrames;
   readonly #tables: TableFrames;
   readonly #callouts: CalloutFrames;
+  readonly #tabs: TabFrames;
   readonly #links: LinkContext;
   readonly #raw: RawMode;
   readonly #hints: { depth: number; tables: number; language: string }[] = [];
@@ -88,6 +90,10 @@ export class Converter implements HtmlSink {
     this.#lists = new ListFrames(this.#stack, this.#budget, options.rawHtml);
     this.#tables = new TableFrames(this.#stack, this.#budget);
     this.#callouts = new CalloutFrames(this.#stack, this.#budget);
+    this.#tabs = new TabFrames(this.#stack, (tag, blocks, loose, cur) => {
+      if (tag === 'li') this.#lists.addItem(blocks, loose, cur);
+      else for (const block of blocks) cur.pushBlock(block);
+    });
     this.#links = { urls: this.#urls, pageUrl: options.pageUrl, rawHtml: options.rawHtml };
     const filter: AttributeFilter = (element, name, value) => {
       if (name !== 'href' && name !== 'src') return value;
@@ -109,9 +115,11 @@ export class Converter implements HtmlSink {
     if (cls !== undefined && T.SKIP_CLASS.test(cls) && name !== 'mjx-container') return false;
     if (cls !== undefined && mayHoldTex(name, cls) && !this.#texReplay) return this.#openTexSource(name, attribs);
     const cur = this.#stack.cur;
-    if (cls !== undefined || attribs.role !== undefined) {
+    if (cls !== undefined || attribs.role !== undefined || name === 'label' || name === 'input') {
       const callout = this.#callouts.open(name, attribs, cur, MAX_NESTING);
       if (callout !== undefined) return callout;
+      const tab = this.#tabs.open(name, attribs, cur);
+      if (tab !== undefined) return tab;
     }
     const kind = T.TAGS.get(name) ?? T.INLINE;
     if (this.#options.rawHtml) {
@@ -283,6 +291,7 @@ export class Converter implements HtmlSink {
     }
     const hints = this.#hints;
     while (hints.length > 0 && hints[hints.length - 1]!.depth > this.#frames.length) hints.pop();
+    this.#tabs.closed(this.#frames.length);
   }
 
   /** The markdown of everything fed so far (closing whatever is still open). */

@@ -1,5 +1,5 @@
 import type { Budget } from './budget.js';
-import { Container } from './container.js';
+import { type Block, Container } from './container.js';
 import { type ListItem, renderList } from './lists.js';
 import type { Stack } from './stack.js';
 
@@ -69,6 +69,20 @@ export class ListFrames {
       },
     });
     return true;
+  }
+
+  /**
+   * Blocks converted elsewhere that were an `<li>` (a `role="tab"` item holding more than a label): an item of the
+   * list `cur` is the gap of, else blocks of `cur`.
+   */
+  addItem(blocks: Block[], loose: boolean, cur: Container): void {
+    const list = this.#lists[this.#lists.length - 1];
+    if (!list || cur !== list.gap) {
+      for (const block of blocks) cur.pushBlock(block);
+      return;
+    }
+    this.#flushGap(list);
+    if (blocks.length > 0) list.items.push({ blocks, loose });
   }
 
   #start(ordered: boolean, attribs: Record<string, string>, cur: Container): ListFrame {
