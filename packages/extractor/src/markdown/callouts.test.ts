@@ -27,7 +27,8 @@ describe('callouts: the rule table', () => {
     expect(calloutOf('div', { class: 'admonition error' })?.alert).toBe('CAUTION');
     // a kind GitHub has no alert for: a callout all the same, written as a quote with its title
     expect(calloutOf('div', { class: 'admonition seealso' })).toEqual({ word: 'seealso', alert: undefined });
-    expect(calloutOf('div', { role: 'note' })).toEqual({ word: undefined, alert: undefined });
+    // role="note" needs a kind: slider plugins put it on every slide
+    expect(calloutOf('div', { role: 'note', class: 'n2-ss-slide--focus' })).toBeUndefined();
     expect(calloutOf('div', { role: 'note', class: 'callout warning' })?.alert).toBe('WARNING');
     // not callouts: a collapsible VitePress block, a span, a page's own "alert" or "hint" words
     expect(calloutOf('details', { class: 'details custom-block' })).toBeUndefined();
@@ -108,7 +109,7 @@ describe('callouts as GitHub alerts, by generator', () => {
           'aria-hidden="true"><svg></svg>Tip</p><section class="starlight-aside__content"><p>Pin it.</p></section></aside>',
       ),
     ).toBe('> [!TIP]\n> Pin it.');
-    expect(md('<div role="note"><p>Plain note.</p></div>')).toBe('> Plain note.');
+    expect(md('<div role="note"><p>A slide.</p></div>')).toBe('A slide.');
     // Hugo Docsy (Kubernetes docs): Bootstrap's alert with the note role and its heading
     expect(
       md('<div class="alert alert-warning" role="note"><h4 class="alert-heading">Caution:</h4>Back up first.</div>'),

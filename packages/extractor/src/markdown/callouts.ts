@@ -91,7 +91,7 @@ function kindWord(cls: string): { word: string; alert: AlertKind } | undefined {
 
 /**
  * The callout an element is, if any: a block (`div`, `aside`, `section`, `blockquote`) with a generator's callout
- * class, or ARIA's `role="note"` (its kind, if any, from its classes). VitePress's collapsible `details` block is not
+ * class, or ARIA's `role="note"` with a kind word among its classes. VitePress's collapsible `details` block is not
  * one: its `<summary>` stays as it is.
  */
 export function calloutOf(name: string, attribs: Record<string, string>): Callout | undefined {
@@ -107,10 +107,11 @@ export function calloutOf(name: string, attribs: Record<string, string>): Callou
       return { word, alert: found?.alert ?? (word !== undefined ? ALERTS.get(word) : undefined) };
     }
   }
-  // ARIA's note role, its kind in its classes: Hugo Docsy's `<div class="alert alert-info" role="note">`
-  if (attribs.role === 'note') {
-    const found = cls !== undefined ? kindWord(cls) : undefined;
-    return { word: found?.word, alert: found?.alert };
+  // ARIA's note role with a kind in its classes: Hugo Docsy's `<div class="alert alert-info" role="note">`. Without a
+  // kind it is no callout: slider plugins put it on every slide (Smart Slider's `n2-ss-slide--focus`)
+  if (attribs.role === 'note' && cls !== undefined) {
+    const found = kindWord(cls);
+    if (found) return { word: found.word, alert: found.alert };
   }
   return undefined;
 }

@@ -27,16 +27,20 @@ const CODE_WRAPPER = /(?:^|\s)language-/;
 /** Docusaurus's tabs name no panel (`<li role="tab" class="tabs__item">`): their panels follow, in order. */
 const DOCUSAURUS_TAB = /(?:^|\s)tabs__item(?:\s|$)/;
 
+const IMAGES = /!\[[^\]]*\]\([^)]*\)/g;
+const WORDS = /[\p{L}\p{N}]/u;
 /** A label's longest text: a tab's name, not a sentence. */
 const MAX_LABEL = 80;
 
-/** The label a tab element's content is: one short line of text (or a heading's), else undefined. */
+/** The label a tab element's content is: one short line of words (or a heading's), else undefined. */
 function labelText(blocks: readonly Block[]): string | undefined {
   if (blocks.length !== 1) return undefined;
   const block = blocks[0]!;
   if (block.kind !== 'p' && block.kind !== 'heading') return undefined;
   const text = block.kind === 'heading' ? block.text.replace(/^#+ /, '') : block.text;
-  return text.length <= MAX_LABEL && !text.includes('\n') ? text : undefined;
+  if (text.length > MAX_LABEL || text.includes('\n')) return undefined;
+  // words, not only a picture (a slider's thumbnails are `role="tab"` too)
+  return WORDS.test(text.replace(IMAGES, '')) ? text : undefined;
 }
 
 /**

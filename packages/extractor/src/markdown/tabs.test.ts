@@ -109,6 +109,10 @@ describe('tabs: `role="tab"` around more than a label', () => {
     const slides =
       '<ul><li class="swiper-slide" role="tab"><h3>Survey</h3><p>Read the report</p></li>' +
       '<li class="swiper-slide" role="tab"><h3>Story</h3><p>Read the story</p></li></ul>';
+    const thumbnails =
+      '<ul role="tablist"><li role="tab" id="s1"><img src="/a.jpg" alt=""></li><li role="tab" id="s2"><img src="/b.jpg" alt="">' +
+      '</li></ul>';
+    expect(md(thumbnails)).toBe('- ![](https://docs.acme.test/a.jpg)\n- ![](https://docs.acme.test/b.jpg)');
     expect(md(slides)).toBe('- ### Survey\n\n  Read the report\n\n- ### Story\n\n  Read the story');
   });
 });
