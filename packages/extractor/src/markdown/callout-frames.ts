@@ -24,7 +24,8 @@ export class CalloutFrames {
   /** Opens a callout or its title element; undefined when the element is neither (or is nested too deep). */
   open(name: string, attribs: Record<string, string>, cur: Container, maxNesting: number): boolean | undefined {
     const stack = this.#stack;
-    const inner = this.#open[this.#open.length - 1];
+    // (not `#open[length - 1]` on an empty array: `[-1]` is a slow named-property lookup, and most elements come here)
+    const inner = this.#open.length > 0 ? this.#open[this.#open.length - 1] : undefined;
     if (inner !== undefined && inner.body === cur && inner.title === undefined && isCalloutTitle(attribs.class)) {
       if (cur.hasInline || cur.blocks.length > 0) return undefined;
       return this.#openTitle(inner);

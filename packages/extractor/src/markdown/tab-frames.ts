@@ -93,8 +93,10 @@ export class TabFrames {
         ? this.#openLabel(name, cur, undefined, undefined)
         : undefined;
     }
-    const group = this.#groups[this.#groups.length - 1];
-    if (group === undefined || group.labels.length === 0 || group.panel >= 0) return undefined;
+    const groups = this.#groups;
+    if (groups.length === 0) return undefined;
+    const group = groups[groups.length - 1]!;
+    if (group.labels.length === 0 || group.panel >= 0) return undefined;
     const cls = attribs.class;
     if (
       role === 'tabpanel' ||
@@ -119,16 +121,16 @@ export class TabFrames {
     while (tablists.length > 0 && depth <= tablists[tablists.length - 1]!) tablists.pop();
     const groups = this.#groups;
     while (groups.length > 0 && depth <= groups[groups.length - 1]!.end) groups.pop();
-    const group = groups[groups.length - 1];
-    if (group !== undefined && depth <= group.panel) group.panel = -1;
+    // (a read past an empty array's end, `groups[-1]`, is a slow named-property lookup: every end tag comes here)
+    if (groups.length > 0 && depth <= groups[groups.length - 1]!.panel) groups[groups.length - 1]!.panel = -1;
   }
 
   #openLabel(name: string, cur: Container, panel: string | undefined, id: string | undefined): boolean {
     const stack = this.#stack;
     // the set's element: the tab list's parent, else the label's container's parent
-    const tablist = this.#tablists[this.#tablists.length - 1];
-    const end = tablist !== undefined ? tablist - 1 : stack.frames.length - 2;
-    let group = this.#groups[this.#groups.length - 1];
+    const tablists = this.#tablists;
+    const end = tablists.length > 0 ? tablists[tablists.length - 1]! - 1 : stack.frames.length - 2;
+    let group = this.#groups.length > 0 ? this.#groups[this.#groups.length - 1] : undefined;
     if (group === undefined || group.end !== end) {
       group = { end, labels: [], byPanel: new Map(), byId: new Map(), panel: -1 };
       this.#groups.push(group);
