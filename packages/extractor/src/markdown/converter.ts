@@ -115,12 +115,8 @@ export class Converter implements HtmlSink {
     if (cls !== undefined && T.SKIP_CLASS.test(cls) && name !== 'mjx-container') return false;
     if (cls !== undefined && mayHoldTex(name, cls) && !this.#texReplay) return this.#openTexSource(name, attribs);
     const cur = this.#stack.cur;
-    if (cls !== undefined || attribs.role !== undefined || name === 'label' || name === 'input') {
-      const callout = this.#callouts.open(name, attribs, cur, MAX_NESTING);
-      if (callout !== undefined) return callout;
-      const tab = this.#tabs.open(name, attribs, cur);
-      if (tab !== undefined) return tab;
-    }
+    const docs = this.#openDocsStructure(name, attribs, cls, cur);
+    if (docs !== undefined) return docs;
     const kind = T.TAGS.get(name) ?? T.INLINE;
     if (this.#options.rawHtml) {
       const raw = rawKind(name, kind, attribs);
@@ -301,6 +297,17 @@ export class Converter implements HtmlSink {
     this.#root.flushParagraph();
     this.#budget.check();
     return this.#output.toString();
+  }
+
+  /** A callout, a callout's title, a tab label or (undefined, opening as usual) anything else. */
+  #openDocsStructure(
+    name: string,
+    attribs: Record<string, string>,
+    cls: string | undefined,
+    cur: Container,
+  ): boolean | undefined {
+    if (cls === undefined && attribs.role === undefined && name !== 'label' && name !== 'input') return undefined;
+    return this.#callouts.open(name, attribs, cur, MAX_NESTING) ?? this.#tabs.open(name, attribs, cur);
   }
 
   #startCapture(capture: Capture, done: () => void): boolean {
