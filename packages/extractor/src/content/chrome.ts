@@ -16,6 +16,7 @@ import {
   looksLikePostChrome,
   looksLikeTestimonials,
 } from './hints.js';
+import { isFootnoteList } from './footnote-lists.js';
 import { detachMeasured, type Measure, type Measures } from './measure.js';
 import { CODE_TAGS } from './tags.js';
 import { ruleOff, type DropRule, type Trace } from './trace.js';
@@ -137,7 +138,12 @@ export function removeChrome(
  */
 function chromeRule(el: Element, m: Measure, tables: () => Set<ParentNode>): DropRule | null {
   if (looksLikePostChrome(el)) return 'post-chrome';
-  if (looksLikeChrome(el) && !looksLikeContent(el) && !(m.prose >= FOOTER_PROSE && isComponentFooter(el))) {
+  if (
+    looksLikeChrome(el) &&
+    !looksLikeContent(el) &&
+    !(m.prose >= FOOTER_PROSE && isComponentFooter(el)) &&
+    !isFootnoteList(el)
+  ) {
     return 'chrome';
   }
   if (m.text >= AUTHOR_BOX_MIN && looksLikeAuthorBox(el)) return 'author-box';

@@ -2,6 +2,7 @@ import { isCDATA, isDocument, isTag, isText, type AnyNode } from 'domhandler';
 
 import { streamHtml } from '../dom/html-events.js';
 import type { Budget } from './budget.js';
+import type { RawEvent } from './raw-html.js';
 
 /** What the drivers feed: start tags (false skips the subtree, and its end tag), text, end tags. */
 export interface HtmlSink {
@@ -59,4 +60,26 @@ export function feedNodes(sink: HtmlSink, roots: readonly AnyNode[]): void {
  */
 export function feedHtml(sink: HtmlSink, html: string, budget: Budget): void {
   streamHtml(html, sink, () => budget.check());
+}
+
+/**
+ * Feeds a recorded subtree (`RawCapture`'s events) into `sink` again; a start tag it refuses skips to its end tag's
+ * index in `end`. `at(i)` is told each start tag's index before the sink sees it.
+ */
+export function feedEvents(
+  sink: HtmlSink,
+  events: readonly RawEvent[],
+  end: ArrayLike<number>,
+  at?: (index: number) => void,
+): void {
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
+    if (typeof event === 'string') sink.text(event);
+    else if ('close' in event) sink.close(event.close);
+    else {
+      at?.(i);
+      // refused: its subtree and its end tag too
+      if (!sink.open(event.open, event.attribs)) i = end[i]!;
+    }
+  }
 }

@@ -1,0 +1,31 @@
+import { collapseWhitespace, escapeBrackets } from './escape.js';
+import { formatDestination, formatTitle, type UrlResolver } from './urls.js';
+
+/** What a base64 image's URL becomes with `removeBase64Images` (reference §10.6). */
+const BASE64_REMOVED = '<Base64-Image-Removed>';
+
+/** A `data:` image URL as written: the placeholder for a base64 one when `removeBase64Images`, else itself. */
+export function dataImage(url: string, removeBase64Images: boolean): string {
+  const comma = url.indexOf(',');
+  const base64 = comma > 0 && /;base64$/i.test(url.slice(0, comma));
+  return base64 && removeBase64Images ? BASE64_REMOVED : url;
+}
+
+/** An `<img>` as `![alt](src "title")`; undefined when it has no source. */
+export function imageMarkdown(
+  attribs: Record<string, string>,
+  urls: UrlResolver,
+  removeBase64Images: boolean,
+): string | undefined {
+  let src = attribs.src?.trim();
+  // Lazy-loading pages put a placeholder (often a tiny data: GIF) in src and the image in a data attribute.
+  if (!src || /^data:/i.test(src)) {
+    const lazy = attribs['data-src'] ?? attribs['data-lazy-src'] ?? attribs['data-original'];
+    if (lazy?.trim()) src = lazy.trim();
+  }
+  if (!src) return undefined;
+  const data = /^data:/i.test(src) ? dataImage(src, removeBase64Images) : undefined;
+  const destination = data === BASE64_REMOVED ? data : formatDestination(data ?? urls.resolve(src));
+  const alt = attribs.alt ? escapeBrackets(collapseWhitespace(attribs.alt).trim()) : '';
+  return `![${alt}](${destination}${formatTitle(attribs.title)})`;
+}
