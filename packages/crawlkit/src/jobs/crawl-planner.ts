@@ -16,7 +16,7 @@ import type { PageScrapeOutcome } from '../scrape/types.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
-import { signInRedirectNote } from '../scrape/sign-in-redirect.js';
+import { landedOnSignIn } from '../scrape/sign-in-redirect.js';
 import { nextTurn } from '../next-turn.js';
 import { crawlPageOptions, seedCredentials } from './crawl-credentials.js';
 import { frontierFetch, robotsUnavailableReason, type RobotsWait } from './frontier-fetch.js';
@@ -247,7 +247,7 @@ export function createCrawlPlanner(
       if (task.key === seedKey) await landing.land(finalUrl);
       // A page past the seed that landed on a sign-in page naming it (a session run out, a page it may not read) is
       // not the page: stored, the crawl kept the sign-in page under every such URL and followed its links.
-      if (finalKey !== task.key && task.key !== seedKey && signInRedirectNote(task.url, finalUrl)) {
+      if (finalKey !== task.key && task.key !== seedKey && landedOnSignIn(task.url, finalUrl)) {
         return {
           tasks: [],
           reject: {

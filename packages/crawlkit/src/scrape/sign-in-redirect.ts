@@ -23,6 +23,20 @@ export function namesPage(landed: URL, asked: URL): boolean {
 const SIGN_IN_ADDRESS =
   /(?:^|[^a-z])(?:log-?in|sign-?in|sign_in|signon|sso|cas|auth|oauth2?|saml|session|accounts?)(?:[^a-z]|$)/i;
 
+/** Whether a fetch of `asked` landed on a sign-in page (`landed`, by its address) that names it as the way back. */
+function landsOnSignIn(asked: URL, landed: URL): boolean {
+  if (!landed.search || landed.href === asked.href) return false;
+  if (!SIGN_IN_ADDRESS.test(landed.hostname) && !SIGN_IN_ADDRESS.test(landed.pathname)) return false;
+  return namesPage(landed, asked);
+}
+
+/** `landsOnSignIn` for two URLs as strings: false when either is no URL. A crawl refuses such a page. */
+export function landedOnSignIn(askedUrl: string, landedUrl: string): boolean {
+  const asked = URL.parse(askedUrl);
+  const landed = URL.parse(landedUrl);
+  return asked !== null && landed !== null && landsOnSignIn(asked, landed);
+}
+
 /**
  * The note of a page whose fetch landed on a sign-in page: its address names such a page and its query names the page
  * asked for. The document is the sign-in page, not the page: without it a crawl of a site behind a session stored
@@ -31,10 +45,7 @@ const SIGN_IN_ADDRESS =
 export function signInRedirectNote(askedUrl: string, landedUrl: string): string | undefined {
   const asked = URL.parse(askedUrl);
   const landed = URL.parse(landedUrl);
-  if (!asked || !landed) return undefined;
-  if (!landed.search || landed.href === asked.href) return undefined;
-  if (!SIGN_IN_ADDRESS.test(landed.hostname) && !SIGN_IN_ADDRESS.test(landed.pathname)) return undefined;
-  if (!namesPage(landed, asked)) return undefined;
+  if (!asked || !landed || !landsOnSignIn(asked, landed)) return undefined;
   return (
     `The page ${redactUrl(asked)} redirected to ${redactUrl(landed)}, a sign-in page that names it as the way back: ` +
     'this document is the sign-in page. Send the session with the request: `headers` (a `Cookie` or ' +
