@@ -64,6 +64,11 @@ export const storedJobCodec = recordCodec({
      * status to say that links were skipped as traps and why: one entry a reason, written once by each planner.
      */
     trapsSkipped: z.array(z.object({ reason: z.string(), url: z.string() })).optional(),
+    /**
+     * The first page past a crawl's seed that landed on a sign-in page (`CRAWL_SIGN_IN_REDIRECT` in its errors): its
+     * status counts them only when it is set. Written once by each planner that met one.
+     */
+    signInRedirected: z.string().optional(),
     /** A link the crawl found was left out because the job held `limit` tasks (`noteLimitCut`). */
     limitReached: z.boolean().optional(),
     /**

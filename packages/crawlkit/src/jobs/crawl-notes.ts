@@ -84,6 +84,13 @@ export function noteTrapsSkipped(
   });
 }
 
+/** Notes in the crawl's stored job the first page past its seed that landed on a sign-in page, unless one is there. */
+export function noteSignInRedirect(store: Store, jobId: string, url: string): Promise<void> {
+  return changeStoredJob(store, jobId, (stored) =>
+    stored.signInRedirected !== undefined ? undefined : { ...stored, signInRedirected: url },
+  );
+}
+
 /** The drivers (`JobTasks`) that noted their job's limit already: each notes it once. */
 const limitNoted = new WeakSet<object>();
 

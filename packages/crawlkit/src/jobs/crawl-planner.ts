@@ -16,11 +16,18 @@ import type { PageScrapeOutcome } from '../scrape/types.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
-import { landedOnSignIn } from '../scrape/sign-in-redirect.js';
+import { landedOnSignIn, sendTheSession } from '../scrape/sign-in-redirect.js';
 import { nextTurn } from '../next-turn.js';
 import { crawlPageOptions, seedCredentials } from './crawl-credentials.js';
 import { frontierFetch, robotsUnavailableReason, type RobotsWait } from './frontier-fetch.js';
-import { noteFrontier, noteTrapsSkipped, seedLanding, TRAP_REASONS, type FrontierNotes } from './crawl-notes.js';
+import {
+  noteFrontier,
+  noteSignInRedirect,
+  noteTrapsSkipped,
+  seedLanding,
+  TRAP_REASONS,
+  type FrontierNotes,
+} from './crawl-notes.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
 /** URLs checked between two turns of the event loop. */
@@ -116,6 +123,8 @@ export function createCrawlPlanner(
   // The first link each trap rule refused, told once to the stored job (`trapsSkipped`) for the status.
   const trapsNoted = new Set<string>();
   const trapsSkipped: { reason: string; url: string }[] = [];
+  // Whether this planner told the stored job of a page that landed on a sign-in page (`signInRedirected`).
+  let signInNoted = false;
 
   /**
    * The crawl key of `url` and the URL to fetch (a section's fragment dropped) when the rules and robots.txt admit it;
@@ -248,13 +257,17 @@ export function createCrawlPlanner(
       // A page past the seed that landed on a sign-in page naming it (a session run out, a page it may not read) is
       // not the page: stored, the crawl kept the sign-in page under every such URL and followed its links.
       if (finalKey !== task.key && task.key !== seedKey && landedOnSignIn(task.url, finalUrl)) {
+        if (!signInNoted) {
+          signInNoted = true;
+          await noteSignInRedirect(store, job.id, task.url);
+        }
         return {
           tasks: [],
           reject: {
             code: 'CRAWL_SIGN_IN_REDIRECT',
             error:
-              `Redirected to a sign-in page (${redactUrl(finalUrl)}): the session did not reach this page. Send it ` +
-              'with `scrapeOptions.headers` (a `Cookie` or `Authorization` header).',
+              `Redirected to a sign-in page (${redactUrl(finalUrl)}): the session did not reach this page. ` +
+              sendTheSession('crawl'),
           },
         };
       }

@@ -1,7 +1,7 @@
 import { redactUrl } from '@crawlkit/fetcher';
 import { siteHostname } from '@crawlkit/options/site-host';
 
-import { namesPage } from '../scrape/sign-in-redirect.js';
+import { namesPage, sendTheSession } from '../scrape/sign-in-redirect.js';
 
 /**
  * What a crawl's status says of a seed that redirected away: to a page whose query names the seed (a sign-in page,
@@ -18,9 +18,7 @@ export function seedLandingNote(seedUrl: string, landedUrl: string | undefined):
   if (landed.search && namesPage(landed, seed)) {
     return (
       `The seed ${from} redirected to ${to}, a page that names the seed in its query: a sign-in page, most likely, ` +
-      'so the crawl read what can be reached without signing in. Send the session with the crawl: ' +
-      '`scrapeOptions.headers` (a `Cookie` or `Authorization` header), or the user name and password in the URL ' +
-      'for Basic auth.'
+      `so the crawl read what can be reached without signing in. ${sendTheSession('crawl')}`
     );
   }
   if (siteHostname(landed.hostname) !== siteHostname(seed.hostname)) {

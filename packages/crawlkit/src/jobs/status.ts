@@ -10,6 +10,7 @@ import { storeStallWarning } from '../store-faults.js';
 import { robotsNotes, unreadableSitemapNotes } from './frontier-fetch.js';
 import { emptyPatternNote } from './pattern-note.js';
 import { seedLandingNote } from './seed-landing-note.js';
+import { sendTheSession } from '../scrape/sign-in-redirect.js';
 
 /** A status page is cut so that its documents stay under this many characters of JSON (always at least one). */
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
@@ -127,10 +128,12 @@ export async function buildJobStatus(
 async function crawlWarning(store: Store, job: JobRecord, resultCount: number): Promise<string | undefined> {
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
-  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, trapsSkipped, limitReached, seedLanded } =
+  const stored =
     storedJobOf<
       Pick<CrawlRequest, 'url' | 'crawlEntireDomain' | 'limit' | 'includePaths' | 'excludePaths' | 'regexOnFullURL'>
     >(job);
+  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, trapsSkipped, limitReached } = stored;
+  const { seedLanded, signInRedirected } = stored;
   const notes: string[] = [];
   const landing = seedLandingNote(request.url, seedLanded);
   if (landing) notes.push(landing);
@@ -147,8 +150,7 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
   notes.push(...robotsNotes(robotsUrl, { unavailable: robotsUnavailable, truncatedAt: robotsTruncatedAt }, 'crawl'));
   notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));
   for (const { reason, url } of trapsSkipped ?? []) notes.push(trapNote(reason, url));
-  const signIn = await signInRedirects(store, job.id);
-  if (signIn) notes.push(signIn);
+  if (signInRedirected !== undefined) notes.push(await signInRedirects(store, job.id, signInRedirected));
   // A narrow scope is told of a crawl that completed: one that failed (its seed did) or was cancelled says so itself.
   if (job.status === 'completed' && resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;
@@ -181,16 +183,14 @@ export async function buildJobErrors(store: Store, job: JobRecord): Promise<Craw
 }
 
 /**
- * What a crawl's status says of its pages that landed on a sign-in page (`CRAWL_SIGN_IN_REDIRECT` in its errors): a
- * session that ran out mid-crawl, or pages it may not read.
+ * What a crawl's status says of its pages that landed on a sign-in page (`CRAWL_SIGN_IN_REDIRECT` in its errors, the
+ * first of them `first`): a session that ran out mid-crawl, or pages it may not read.
  */
-async function signInRedirects(store: Store, jobId: string): Promise<string | undefined> {
-  const errors = (await store.results.errors(jobId)).filter((e) => e.code === 'CRAWL_SIGN_IN_REDIRECT');
-  if (errors.length === 0) return undefined;
+async function signInRedirects(store: Store, jobId: string, first: string): Promise<string> {
+  const count = (await store.results.errors(jobId)).filter((e) => e.code === 'CRAWL_SIGN_IN_REDIRECT').length;
   return (
-    `${errors.length} page(s) redirected to a sign-in page, the first ${redactUrl(errors[0]!.url)}: they are in the ` +
-    "crawl's errors, not its data. Send the session with `scrapeOptions.headers` (a `Cookie` or `Authorization` " +
-    'header), or exclude the pages it may not read (`excludePaths`).'
+    `${Math.max(count, 1)} page(s) redirected to a sign-in page, the first ${redactUrl(first)}: they are in the ` +
+    `crawl's errors, not its data. ${sendTheSession('crawl')} Or exclude the pages it may not read (\`excludePaths\`).`
   );
 }
 

@@ -48,7 +48,19 @@ export function signInRedirectNote(askedUrl: string, landedUrl: string): string 
   if (!asked || !landed || !landsOnSignIn(asked, landed)) return undefined;
   return (
     `The page ${redactUrl(asked)} redirected to ${redactUrl(landed)}, a sign-in page that names it as the way back: ` +
-    'this document is the sign-in page. Send the session with the request: `headers` (a `Cookie` or ' +
-    '`Authorization` header), or the user name and password in the URL for Basic auth.'
+    `this document is the sign-in page. ${sendTheSession('request')}`
+  );
+}
+
+/**
+ * How to send a session past a sign-in page, said by every note of one: with a scrape's `request` (its `headers`) or
+ * with a `crawl` (`scrapeOptions.headers`, which every page of the crawl sends). Credentials in the URL go with a
+ * crawl's pages on the seed's host (`seedCredentials`).
+ */
+export function sendTheSession(target: 'request' | 'crawl'): string {
+  const headers = target === 'crawl' ? '`scrapeOptions.headers`' : '`headers`';
+  return (
+    `Send the session with the ${target}: ${headers} (a \`Cookie\` or \`Authorization\` header), or the user name ` +
+    'and password in the URL for Basic auth.'
   );
 }
