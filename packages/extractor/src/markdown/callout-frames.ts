@@ -26,7 +26,7 @@ export class CalloutFrames {
     const stack = this.#stack;
     // (not `#open[length - 1]` on an empty array: `[-1]` is a slow named-property lookup, and most elements come here)
     const inner = this.#open.length > 0 ? this.#open[this.#open.length - 1] : undefined;
-    if (inner !== undefined && inner.body === cur && inner.title === undefined && isCalloutTitle(attribs.class)) {
+    if (inner !== undefined && inner.body === cur && inner.title === undefined && isCalloutTitle(name, attribs.class)) {
       if (cur.hasInline || cur.blocks.length > 0) return undefined;
       return this.#openTitle(inner);
     }

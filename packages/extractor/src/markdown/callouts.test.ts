@@ -125,3 +125,31 @@ describe('callouts as GitHub alerts, by generator', () => {
     expect(md(nested)).toBe('> [!NOTE]\n> Outer.\n>\n> > [!CAUTION]\n> > Inner.');
   });
 });
+
+describe('callouts: Asciidoctor and collapsible MkDocs admonitions', () => {
+  it("Asciidoctor's admonition table: the label cell dropped when it names the kind, the content quoted", () => {
+    const labelled =
+      '<div class="admonitionblock note"><table><tr><td class="icon"><div class="title">Note</div></td>' +
+      '<td class="content">Read this first.</td></tr></table></div>';
+    expect(md(labelled)).toBe('> [!NOTE]\n> Read this first.');
+    // the icon font's variant has no text in its first cell; a block title in the content stays
+    const icon =
+      '<div class="admonitionblock warning"><table><tr><td class="icon"><i class="fa icon-warning" title="Warning">' +
+      '</i></td><td class="content"><div class="title">Mind the gap</div><div class="paragraph"><p>Text one.</p>' +
+      '</div></td></tr></table></div>';
+    expect(md(icon)).toBe('> [!WARNING]\n> Mind the gap\n>\n> Text one.');
+  });
+
+  it("MkDocs's collapsible admonition (`details` with a kind class): its summary is the title", () => {
+    const details = '<details class="note"><summary>Click to open</summary><p>Hidden body text.</p></details>';
+    expect(md(details)).toBe('> [!NOTE]\n> **Click to open**\n>\n> Hidden body text.');
+    expect(md('<details class="warning" open><summary>Warning</summary><p>Body.</p></details>')).toBe(
+      '> [!WARNING]\n> Body.',
+    );
+    // not a callout: VitePress's details block, a details without a kind
+    expect(md('<details class="details custom-block"><summary>Details</summary><p>Body.</p></details>')).toBe(
+      'Details\n\nBody.',
+    );
+    expect(md('<details><summary>More</summary><p>Body.</p></details>')).toBe('More\n\nBody.');
+  });
+});

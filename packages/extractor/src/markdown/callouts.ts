@@ -66,6 +66,9 @@ const RULES: readonly CalloutRule[] = [
   { marker: /(?:^|\s)notecard(?:\s|$)/, kindInClasses: true },
   // Astro Starlight: `<aside class="starlight-aside starlight-aside--tip"><p class="starlight-aside__title">`.
   { marker: /(?:^|\s)starlight-aside--([a-z]+)(?:\s|$)/, kindInClasses: false },
+  // Asciidoctor: `<div class="admonitionblock note"><table><tr><td class="icon"><div class="title">Note</div></td>
+  // <td class="content">…`, the label in the first cell (or an icon font's `<i title="Note">`, no text at all).
+  { marker: /(?:^|\s)admonitionblock(?:\s|$)/, kindInClasses: true },
 ];
 
 /** Cheap pre-check before the table: a class word any row needs. */
@@ -91,12 +94,17 @@ function kindWord(cls: string): { word: string; alert: AlertKind } | undefined {
 
 /**
  * The callout an element is, if any: a block (`div`, `aside`, `section`, `blockquote`) with a generator's callout
- * class, or ARIA's `role="note"` with a kind word among its classes. VitePress's collapsible `details` block is not
- * one: its `<summary>` stays as it is.
+ * class, ARIA's `role="note"` with a kind word among its classes, or a `details` whose class is a kind word (MkDocs's
+ * collapsible admonitions, `<details class="note"><summary>Title</summary>`: pymdownx.details). VitePress's
+ * collapsible `details custom-block` is not one: "details" is no kind, and its `<summary>` stays as it is.
  */
 export function calloutOf(name: string, attribs: Record<string, string>): Callout | undefined {
-  if (name !== 'div' && name !== 'aside' && name !== 'section' && name !== 'blockquote') return undefined;
   const cls = attribs.class;
+  if (name === 'details') {
+    const found = cls !== undefined ? kindWord(cls) : undefined;
+    return found && !/(?:^|\s)custom-block(?:\s|$)/.test(cls!) ? found : undefined;
+  }
+  if (name !== 'div' && name !== 'aside' && name !== 'section' && name !== 'blockquote') return undefined;
   if (cls !== undefined && ANY_MARKER.test(cls)) {
     for (const rule of RULES) {
       const match = rule.marker.exec(cls);
@@ -122,9 +130,9 @@ function otherWord(cls: string, marker: string): string | undefined {
   return words.length === 1 && /^[a-z]+$/.test(words[0]!) ? words[0] : undefined;
 }
 
-/** Whether an element is a callout's title element (`TITLE_CLASS`). */
-export function isCalloutTitle(cls: string | undefined): boolean {
-  return cls !== undefined && TITLE_CLASS.test(cls);
+/** Whether an element is a callout's title element (`TITLE_CLASS`, or a collapsible callout's `summary`). */
+export function isCalloutTitle(name: string, cls: string | undefined): boolean {
+  return name === 'summary' || (cls !== undefined && TITLE_CLASS.test(cls));
 }
 
 /** Whether a title says no more than the callout's kind ("Note", "TIP", "Danger:"): then it is dropped. */
@@ -140,6 +148,8 @@ export function titleRepeatsKind(title: string, callout: Callout): boolean {
 
 /** A leading `**Note:**` (MDN's title, in the text) that only names the kind. */
 const LEADING_LABEL = /^\*\*([^*\n]{1,20}?):?\*\*:?[ \t]*/;
+/** A first paragraph of a word or two (Asciidoctor's label, in a cell before the content): dropped if a kind. */
+const LEADING_KIND = /^([^\n]{1,20})(?:\n\n|$)/;
 
 /**
  * The callout's markdown: `> [!KIND]` (with `> **Title**` when the title says more than the kind) or `> **Title**`,
@@ -148,7 +158,7 @@ const LEADING_LABEL = /^\*\*([^*\n]{1,20}?):?\*\*:?[ \t]*/;
 export function renderCallout(callout: Callout, title: string, body: string): string {
   let content = body;
   if (title === '' && callout.alert !== undefined) {
-    const label = LEADING_LABEL.exec(content);
+    const label = LEADING_LABEL.exec(content) ?? LEADING_KIND.exec(content);
     if (label && titleRepeatsKind(label[1]!, callout)) content = content.slice(label[0].length);
   }
   const heading =

@@ -306,7 +306,9 @@ export class Converter implements HtmlSink {
     cls: string | undefined,
     cur: Container,
   ): boolean | undefined {
-    if (cls === undefined && attribs.role === undefined && name !== 'label' && name !== 'input') return undefined;
+    if (cls === undefined && attribs.role === undefined && name !== 'label' && name !== 'input' && name !== 'summary') {
+      return undefined;
+    }
     return this.#callouts.open(name, attribs, cur, MAX_NESTING) ?? this.#tabs.open(name, attribs, cur);
   }
 
