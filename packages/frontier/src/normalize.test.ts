@@ -31,12 +31,16 @@ describe('normalizeUrl', () => {
     const product = normalizeUrl('https://a.test/products/boot?variant=7');
     for (const query of [
       'pr_prod_strat=e5&pr_rec_id=1a2&pr_rec_pid=9&pr_ref_pid=7&pr_seq=uniform&variant=7',
-      'variant=7&_pos=1&_sid=3f2a&_ss=r&_psq=boot',
+      'variant=7&_pos=1&_sid=3f2a&_ss=r',
+      '_pos=1&_psq=boot&_ss=e&_v=1.0&variant=7',
       'srsltid=AfmBOoq1&variant=7',
     ]) {
       expect(normalizeUrl(`https://a.test/products/boot?${query}`)).toBe(product);
     }
     expect(normalizeUrl('https://a.test/products/boot?variant=8')).not.toBe(product);
+    // The same names alone are a site's own: `_pos` pages a list unless Shopify's `_ss` is beside it.
+    expect(normalizeUrl('https://a.test/list?_pos=2')).not.toBe(normalizeUrl('https://a.test/list?_pos=3'));
+    expect(normalizeUrl('https://a.test/list?_sid=4')).not.toBe(normalizeUrl('https://a.test/list'));
     expect(normalizeUrl('https://a.test/p?a=1', { ignoreQueryParameters: true })).toBe(
       normalizeUrl('https://a.test/p'),
     );

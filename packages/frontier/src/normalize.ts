@@ -25,17 +25,20 @@ const TRACKING = new Set([
   'ref_src',
   // Google's auto-tagging of merchant listings: any shop's product URL reached from Google Shopping carries one.
   'srsltid',
-  // Shopify's storefront, on every shop it hosts: product recommendation rails (`pr_*`) and search results.
+  // Shopify's storefront, on every shop it hosts: product recommendation rails.
   'pr_prod_strat',
   'pr_rec_id',
   'pr_rec_pid',
   'pr_ref_pid',
   'pr_seq',
-  '_pos',
-  '_sid',
-  '_ss',
-  '_psq',
 ]);
+
+/**
+ * Shopify's search results (`?_pos=1&_sid=3f2a&_ss=r`) and predictive search (`?_pos=1&_psq=boot&_ss=e&_v=1.0`): the
+ * result's position and the search it came from. The names are generic (a site may page with its own `_pos`), so they
+ * are noise only in a query holding both `_pos` and `_ss`, the pair Shopify always writes.
+ */
+const SHOPIFY_SEARCH = new Set(['_pos', '_sid', '_ss', '_psq', '_v']);
 
 /**
  * Query parameters that carry a server session id (Java servlets, PHP, classic ASP, ColdFusion): a new one a
@@ -135,7 +138,8 @@ function keyOf(url: URL, options: NormalizeOptions): string {
 
   let query = '';
   if (!options.ignoreQueryParameters && url.search && !(url.pathname.endsWith('/') && LISTING_SORT.test(url.search))) {
-    const params = [...url.searchParams].filter(([k]) => !isNoiseKey(k));
+    const shopifySearch = url.searchParams.has('_pos') && url.searchParams.has('_ss');
+    const params = [...url.searchParams].filter(([k]) => !isNoiseKey(k) && !(shopifySearch && SHOPIFY_SEARCH.has(k)));
     params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
     if (params.length) query = `?${new URLSearchParams(params).toString()}`;
   }
