@@ -3,6 +3,7 @@ import { formatsReadContent, scrapeExtractionSettings } from '../extraction-sett
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import { reportExplanation } from '../explanation.js';
 import type { ScrapeStage } from '../scrape-state.js';
+import { emptyPageNote } from '../empty-page.js';
 import { softNotFoundNote } from '../soft-not-found.js';
 import { extractionWatch } from '../timings.js';
 import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from '../stored-extraction.js';
@@ -66,5 +67,8 @@ export const extractStage: ScrapeStage = {
     state.warnings.push(...extraction.warnings);
     const notFound = kind === 'html' ? softNotFoundNote(page.status, extraction.metadata.title) : undefined;
     if (notFound) state.warnings.push(notFound);
+    const empty =
+      kind === 'html' ? emptyPageNote(page.status, page.engine, extraction.markdown, state.warnings) : undefined;
+    if (empty) state.warnings.push(empty);
   },
 };
