@@ -56,40 +56,7 @@ export function isWhitespace(c: number): boolean {
   );
 }
 
-const SRCSET_MARKS = /[,()]/g;
 const SPACE = /\s/g;
-
-/**
- * Splits a `srcset` at its candidate commas: those followed by more than whitespace and not inside parentheses
- * (the next parenthesis ahead is not a closing one). The commas and parentheses are found by a regex search (a
- * page's srcsets can add up to 700 KB: a loop over their characters cost more than the rest of their reading).
- */
-function splitCandidates(srcset: string): string[] {
-  let lastText = srcset.length - 1;
-  while (lastText >= 0 && isWhitespace(srcset.charCodeAt(lastText))) lastText--;
-  const parts: string[] = [];
-  let start = 0;
-  // commas met since the last parenthesis: cuts if the next one opens (or there is none), not if it closes
-  let pending: number[] = [];
-  const cut = () => {
-    for (const at of pending) {
-      if (at >= lastText) break;
-      parts.push(srcset.slice(start, at));
-      start = at + 1;
-    }
-    pending = [];
-  };
-  SRCSET_MARKS.lastIndex = 0;
-  for (let m = SRCSET_MARKS.exec(srcset); m; m = SRCSET_MARKS.exec(srcset)) {
-    const c = srcset.charCodeAt(m.index);
-    if (c === 44 /* , */) pending.push(m.index);
-    else if (c === 41 /* ) */) pending = [];
-    else cut();
-  }
-  cut();
-  parts.push(srcset.slice(start));
-  return parts;
-}
 
 /** The end of the run of non-whitespace that starts at `from`. */
 function wordEnd(s: string, from: number): number {
@@ -97,22 +64,46 @@ function wordEnd(s: string, from: number): number {
   return SPACE.exec(s)?.index ?? s.length;
 }
 
-/** Parses a `srcset` attribute into its candidates. */
+/**
+ * Parses a `srcset` attribute into its candidates, as the HTML standard's algorithm does: a candidate's URL is its
+ * whole run of non-whitespace, commas included (`resize=width:400,fit:max/id`, `data:image/png;base64,AAAA`), a
+ * comma at its end ends the candidate, and otherwise its descriptors run to the next comma outside parentheses.
+ * The URL's run is found by a regex search (a page's srcsets can add up to 700 KB, most of it `data:` URLs: a loop
+ * over their characters cost more than the rest of their reading); only the short descriptors are read by character.
+ */
 export function parseSrcset(srcset: string): SrcsetCandidate[] {
   const out: SrcsetCandidate[] = [];
-  for (const raw of splitCandidates(srcset)) {
-    // the URL is the first word, the descriptor the second (`split(/\s+/, 2)` without scanning a long data: URL twice)
-    const part = raw.trim();
-    const urlEnd = wordEnd(part, 0);
-    if (urlEnd === 0) continue;
-    const url = part.slice(0, urlEnd);
-    let from = urlEnd;
-    while (from < part.length && isWhitespace(part.charCodeAt(from))) from++;
-    const descriptor = from < part.length ? part.slice(from, wordEnd(part, from)) : '1x';
+  const n = srcset.length;
+  let pos = 0;
+  for (;;) {
+    while (pos < n && (srcset.charCodeAt(pos) === 44 /* , */ || isWhitespace(srcset.charCodeAt(pos)))) pos++;
+    if (pos >= n) return out;
+    const urlEnd = wordEnd(srcset, pos);
+    let end = urlEnd;
+    while (end > pos && srcset.charCodeAt(end - 1) === 44) end--;
+    const url = srcset.slice(pos, end);
+    pos = urlEnd;
+    let descriptor = '1x';
+    if (end === urlEnd) {
+      // the descriptors, to the next comma outside parentheses; the first one is the candidate's size
+      let inParens = false;
+      let first = -1;
+      let firstEnd = -1;
+      for (; pos < n; pos++) {
+        const c = srcset.charCodeAt(pos);
+        if (inParens) {
+          if (c === 41 /* ) */) inParens = false;
+        } else if (c === 44) break;
+        else if (c === 40 /* ( */) inParens = true;
+        if (isWhitespace(c)) {
+          if (first >= 0 && firstEnd < 0) firstEnd = pos;
+        } else if (first < 0) first = pos;
+      }
+      if (first >= 0) descriptor = srcset.slice(first, firstEnd < 0 ? pos : firstEnd);
+    }
     const match = /^(\d+(?:\.\d+)?)([wx])$/i.exec(descriptor);
     out.push({ url, size: match ? Number(match[1]) : 1, unit: match?.[2]?.toLowerCase() === 'w' ? 'w' : 'x' });
   }
-  return out;
 }
 
 /**
