@@ -16,6 +16,10 @@ const ck = new Crawlkit({ store: 'memory', engine: 'http' });
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/') {
+      res.setHeader('content-type', 'text/html');
+      return res.end('<html><body><main><h1>Lab</h1><a href="/cal?month=0">Calendar</a></main></body></html>');
+    }
     if (url.pathname !== '/cal') return res.writeHead(404).end();
     const month = Number(url.searchParams.get('month') ?? 0);
     // `/cal?month=N` links the next month forever; `?end=1` ends it at month 2.
@@ -36,8 +40,15 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function crawl(url: string, limit: number) {
-  const started = await ck.crawl({ url, limit, sitemap: 'skip', ignoreRobotsTxt: true, crawlEntireDomain: true });
+async function crawl(url: string, limit: number, includePaths?: string[]) {
+  const started = await ck.crawl({
+    url,
+    limit,
+    sitemap: 'skip',
+    ignoreRobotsTxt: true,
+    crawlEntireDomain: true,
+    ...(includePaths ? { includePaths } : {}),
+  });
   if (!started.success) throw new Error(started.error);
   const done = await ck.waitForJob(started.id);
   if (!done.success) throw new Error(done.error);
@@ -62,5 +73,24 @@ describe('the warning of a crawl that reached its limit', () => {
     const done = await crawl(`${base}/cal?month=0&end=1`, 3);
     expect(done.total).toBe(3);
     expect(done.warning ?? '').not.toContain('limit');
+  });
+
+  it('says that a seed outside `includePaths` counted toward the limit', { timeout: 30_000 }, async () => {
+    // A lab's publication list crawled from its home page with `limit: 4` kept 3 pages, the status saying only that
+    // the limit of 4 was reached (docs/qa-researcher-day.md).
+    const done = await crawl(`${base}/`, 4, ['^/cal']);
+    expect(done.total).toBe(3);
+    expect(done.warning).toContain(
+      `The crawl reached its limit of 4 page(s): links found past it were not followed. Raise \`limit\``,
+    );
+    expect(done.warning).toContain(
+      `The seed ${base}/, outside \`includePaths\` and read for its links only, counts toward it: 3 page(s) kept.`,
+    );
+  });
+
+  it('says nothing of the seed when it is one of the pages kept', { timeout: 30_000 }, async () => {
+    const done = await crawl(`${base}/cal?month=0`, 4, ['^/cal']);
+    expect(done.total).toBe(4);
+    expect(done.warning ?? '').not.toContain('The seed');
   });
 });

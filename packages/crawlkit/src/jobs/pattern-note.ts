@@ -11,7 +11,7 @@ const quoted = (patterns: readonly string[]) => patterns.map((p) => `\`${p}\``).
 export function emptyPatternNote(seedUrl: string, options: PathPatternOptions, kept: number): string | undefined {
   const include = options.includePaths ?? [];
   const seed = URL.parse(seedUrl);
-  if (kept > 0 || include.length === 0 || !seed || createPathPatterns(options).included(seed)) return undefined;
+  if (kept > 0 || !seed || !seedLeftOut(seed, options)) return undefined;
   const note =
     `No page was kept: the seed ${redactUrl(seed)} matches none of \`includePaths\` (it was read for its links ` +
     'only), and none of the links it led to matched them either.';
@@ -26,5 +26,23 @@ export function emptyPatternNote(seedUrl: string, options: PathPatternOptions, k
   return (
     `${note} With \`regexOnFullURL\` they are tested on the whole URL (\`${redactUrl(seed)}\`), so ` +
     `${quoted(anchored)} cannot match: drop the \`^\`, or write the origin into it.`
+  );
+}
+
+/** Whether the crawl's `includePaths` leave its seed out: it is read for its links only, and kept as no page. */
+export function seedLeftOut(seed: URL, options: PathPatternOptions): boolean {
+  return (options.includePaths ?? []).length > 0 && !createPathPatterns(options).included(seed);
+}
+
+/**
+ * What the limit's note adds when the seed was read for its links only: it counts toward `limit` (each URL fetched
+ * does, as upstream counts them), so a crawl of `limit: 4` keeps 3 pages.
+ */
+export function seedLimitNote(seedUrl: string, options: PathPatternOptions, kept: number): string | undefined {
+  const seed = URL.parse(seedUrl);
+  if (!seed || !seedLeftOut(seed, options)) return undefined;
+  return (
+    `The seed ${redactUrl(seed)}, outside \`includePaths\` and read for its links only, counts toward it: ` +
+    `${kept} page(s) kept.`
   );
 }

@@ -8,7 +8,7 @@ import { jobAddress } from './job-address.js';
 import { decodeDocument, storedJobOf } from '../codec/records.js';
 import { storeStallWarning } from '../store-faults.js';
 import { robotsNotes, unreadableSitemapNotes } from './frontier-fetch.js';
-import { emptyPatternNote } from './pattern-note.js';
+import { emptyPatternNote, seedLimitNote } from './pattern-note.js';
 import { seedLandingNote } from './seed-landing-note.js';
 import { sendTheSession } from '../scrape/sign-in-redirect.js';
 
@@ -145,6 +145,8 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
         '`limit` to crawl more, or narrow the crawl (`excludePaths`, `maxDiscoveryDepth`, `ignoreQueryParameters`) ' +
         'if the site generates pages without end.',
     );
+    const seed = seedLimitNote(request.url, request, resultCount);
+    if (seed) notes.push(seed);
   }
   const robotsUrl = new URL('/robots.txt', request.url).href;
   notes.push(...robotsNotes(robotsUrl, { unavailable: robotsUnavailable, truncatedAt: robotsTruncatedAt }, 'crawl'));

@@ -350,6 +350,18 @@ describe('2026 fields of the v2 schema', () => {
     fail({ url: 'https://example.com', parsers: ['invalid-parser'] });
   });
 
+  it('names the parsers and their object form for an unknown one, and where a mode in the name goes', () => {
+    // Before: "parsers[0]: Invalid input: expected object, received string" (docs/qa-researcher-day.md).
+    const names =
+      "Unknown parser. Use 'pdf' or 'image', or an object: { type: 'pdf', maxPages?, mode?: 'fast' | 'auto' | " +
+      "'ocr', pages?, blocks?, pageMarkers? } or { type: 'image' }.";
+    expect(fail({ url: 'https://example.com', parsers: ['foo'] }).error).toBe(`Bad Request: parsers[0].type: ${names}`);
+    expect(fail({ url: 'https://example.com', parsers: [{ pdf: true }] }).error).toContain(names);
+    expect(fail({ url: 'https://example.com', parsers: ['pdf:fast'] }).error).toBe(
+      "Bad Request: parsers[0].type: Unknown parser 'pdf:fast': write { type: 'pdf', mode: 'fast' }.",
+    );
+  });
+
   it('accepts the 2026 scrape options', () => {
     ok({
       url: 'https://example.com',

@@ -6,8 +6,11 @@ import { CLEAN_CONTENT_SELECTORS } from '../formats/clean-content.js';
 import { emptySchemaMessage, isEmptyConvertedSchema, isSchemalessDictionary } from '../formats/json.js';
 import { findFormat, formatSchema, type FormatInput } from './formats.js';
 import { headersSchema } from './headers.js';
+import { parserSchema } from './parsers.js';
 import { timeoutSchema } from './timeout.js';
 import { checkV2Url } from './url.js';
+
+export type { Parser } from './parsers.js';
 
 /** Cache age accepted by default: two days (reference §3.1). */
 export const DEFAULT_MAX_AGE_MS = 172_800_000;
@@ -38,41 +41,6 @@ export function rewriteIframeSelector(selector: string): string {
 }
 
 const tagsSchema = z.array(z.string()).transform((tags) => tags.map(rewriteIframeSelector));
-
-/**
- * A file parser: `pdf` (`mode` `fast`: the text layer only; `auto`: OCR of pages without one; `ocr`: OCR of every
- * page; the 2026 options `pages`, `blocks` and `pageMarkers` are accepted, with `pageMarkdown` a silent alias of
- * `pages`) or `image` (OCR of PNG, JPEG, TIFF and WebP images; opt-in: not in the default parsers).
- */
-const parserSchema = z.preprocess(
-  (v) => (v === 'pdf' || v === 'image' ? { type: v } : v),
-  z.discriminatedUnion('type', [
-    z
-      .strictObject({
-        type: z.literal('pdf'),
-        maxPages: z.number().int().min(1).max(10_000).optional(),
-        mode: z.enum(['fast', 'auto', 'ocr']).optional(),
-        pages: z.boolean().optional(),
-        pageMarkdown: z.boolean().optional(),
-        blocks: z.boolean().optional(),
-        pageMarkers: z.boolean().optional(),
-      })
-      .transform(({ pageMarkdown, ...parser }): Parser =>
-        pageMarkdown !== undefined && parser.pages === undefined ? { ...parser, pages: pageMarkdown } : parser,
-      ),
-    z.strictObject({ type: z.literal('image') }).transform((parser): Parser => parser),
-  ]),
-);
-
-/** A validated `parsers` entry (one shape for both types, so that readers need not narrow). */
-export interface Parser {
-  type: 'pdf' | 'image';
-  maxPages?: number;
-  mode?: 'fast' | 'auto' | 'ocr';
-  pages?: boolean;
-  blocks?: boolean;
-  pageMarkers?: boolean;
-}
 
 const redactPiiSchema = z.union([
   z.boolean(),

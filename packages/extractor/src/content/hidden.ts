@@ -1,6 +1,6 @@
 // Whether an element is hidden from readers, and the hidden elements that are page text all the same (collapsed
 // disclosure panels: FAQ answers, tabs, "read more" text; React's streamed segments).
-import { isTag, type Element } from 'domhandler';
+import { isTag, isText, type Element } from 'domhandler';
 
 import { previousElement } from '../dom/walk.js';
 
@@ -94,5 +94,25 @@ export function isHidden(el: Element): boolean {
   const cls = a['class'];
   if (cls !== undefined && isScreenReaderOnly(cls)) return true;
   const style = a['style'];
-  return style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style) && !isCollapsedPanel(el);
+  return (
+    style !== undefined &&
+    /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style) &&
+    !isCollapsedPanel(el) &&
+    !isFormulaCopy(el)
+  );
+}
+
+/**
+ * A formula's MathML hidden for screen readers beside the image that shows it (MediaWiki's
+ * `<span style="display: none"><math alttext="…">` before its `<img class="mwe-math-fallback-image-inline">`, which
+ * the markdown skips): the formula's only text on the page.
+ */
+function isFormulaCopy(el: Element): boolean {
+  let math = false;
+  for (const c of el.children) {
+    if (isText(c) && c.data.trim() === '') continue;
+    if (!isTag(c) || c.name !== 'math' || math) return false;
+    math = true;
+  }
+  return math;
 }

@@ -74,8 +74,8 @@ export function dropFurnitureSection(el: Element, m: Measure, ctx: SectionContex
   // lowest rank
   const bold = level === 0 && article ? boldLabelText(el, m) : null;
   if (bold !== null && isFurnitureHeading(bold)) {
-    doomed.drop(el, 'furniture-heading');
-    dropSection(el, BOLD_LABEL_LEVEL, measures, ARTICLE_SECTION_SHARE * total, container, doomed, trace);
+    const fate = dropSection(el, BOLD_LABEL_LEVEL, measures, ARTICLE_SECTION_SHARE * total, container, doomed, trace);
+    if (fate !== 'large') doomed.drop(el, 'furniture-heading');
     return true;
   }
   if (level === 0 || m.text >= 60) return false;
@@ -87,17 +87,23 @@ export function dropFurnitureSection(el: Element, m: Measure, ctx: SectionContex
   const limit = comments ? Infinity : article ? ARTICLE_SECTION_SHARE * total : 0.3 * total;
   const ambiguous = !comments && AMBIGUOUS_HEADING.test(heading);
   const pointer = !comments && !ambiguous && POINTER_HEADING.test(heading);
-  // an ambiguous heading whose section is not teasers titles the text and stays with it
-  if (dropSection(el, level, measures, limit, container, doomed, trace, ambiguous, pointer) || !ambiguous) {
-    doomed.drop(el, 'furniture-heading');
-  }
+  const fate = dropSection(el, level, measures, limit, container, doomed, trace, ambiguous, pointer);
+  // an ambiguous heading whose section is not teasers titles the text and stays with it, as a heading does whose
+  // section is too large to be furniture (an article's reference list): the list is not left without its title
+  if (fate === 'dropped' || (fate === 'kept' && !ambiguous)) doomed.drop(el, 'furniture-heading');
   return true;
 }
 
 /**
+ * What became of a furniture heading's section: `dropped` with it, `kept` as the text's own (the guard of wrapped,
+ * label and ambiguous headings), or `large`: kept, too large a share of the container to be furniture.
+ */
+type SectionFate = 'dropped' | 'kept' | 'large';
+
+/**
  * After a furniture heading: drop the rest of its section, i.e. the following siblings up to the next heading of
- * the same or a higher level, when they hold fewer than `limit` characters. Answers false when the section is kept
- * because it does not look like furniture (the guard of wrapped, label and ambiguous headings). After a `pointer`
+ * the same or a higher level, when they hold fewer than `limit` characters, and answer what became of it
+ * (`SectionFate`). After a `pointer`
  * heading (one announcing links) the section ends where prose without links starts, when what follows from there is
  * text rather than more teasers.
  */
@@ -111,7 +117,7 @@ function dropSection(
   trace?: Trace,
   ambiguous = false,
   pointer = false,
-): boolean {
+): SectionFate {
   // page builders wrap each heading alone (`<div class="widget"><div><h2>`): the section is what follows the wrapper
   const own = measures.get(heading)?.text ?? 0;
   let start: Element = heading;
@@ -119,7 +125,7 @@ function dropSection(
     start = start.parent;
   }
   const parent: ParentNode | null = start.parent;
-  if (!parent) return true;
+  if (!parent) return 'dropped';
   // a wrapped heading, a label or an ambiguous heading is less sure than a heading tag in the flow of the text: its
   // section must be furniture-like too (linked titles, not a story's intro or a live blog's updates)
   const label = headingLevel(heading) === 0;
@@ -129,9 +135,8 @@ function dropSection(
   if (pm && isTag(parent) && parent !== container && pm.text < limit && firstTag(parent) === start) {
     if (!label || pm.link >= WRAPPED_SECTION_LINKS * (pm.text - (measures.get(start)?.text ?? 0)))
       doomed.drop(parent, 'furniture-section');
-    return true;
+    return 'dropped';
   }
-  if (start !== heading) doomed.drop(start, 'furniture-heading');
   let size = 0;
   let links = 0;
   const run: AnyNode[] = [];
@@ -160,15 +165,22 @@ function dropSection(
     run.push(n);
   }
   // not teasers: the section stays (and an ambiguous heading with it)
-  if (guarded && links < WRAPPED_SECTION_LINKS * size) return false;
+  if (guarded && links < WRAPPED_SECTION_LINKS * size) {
+    if (start !== heading) doomed.drop(start, 'furniture-heading');
+    return 'kept';
+  }
   // the links end where the text goes on (prose that is not itself teasers): only the links go
   if (stop >= 0 && (tailLinks < POINTER_TAIL_LINKS * tailSize || tailProse >= POINTER_TAIL_PROSE)) {
     size -= tailSize;
     run.length = stop;
   }
-  if (size < limit || ruleOff('large-section')) for (const n of run) doomed.drop(n, 'furniture-section');
-  else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
-  return true;
+  if (size < limit || ruleOff('large-section')) {
+    if (start !== heading) doomed.drop(start, 'furniture-heading');
+    for (const n of run) doomed.drop(n, 'furniture-section');
+    return 'dropped';
+  }
+  for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
+  return 'large';
 }
 
 /** A block of prose (sentence punctuation or a long run of text) with under 10% links: not a pointer's links. */

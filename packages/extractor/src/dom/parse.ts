@@ -11,6 +11,7 @@ import {
 import { streamHtml, type HtmlEventSink } from './html-events.js';
 import { newElement, newText } from './nodes.js';
 import { DeclarativeShadowRoots } from './declarative-shadow.js';
+import { MathScripts } from './math-scripts.js';
 import { StreamedParts } from './streamed-segments.js';
 
 /**
@@ -35,6 +36,8 @@ class TreeBuilder implements HtmlEventSink {
   readonly streamed = new StreamedParts();
   /** Server-rendered shadow roots (`<template shadowrootmode>`) and their slots, met while building. */
   readonly shadowRoots = new DeclarativeShadowRoots();
+  /** MathJax 2's formula scripts, met while building. */
+  readonly mathScripts = new MathScripts();
   /** Open elements, innermost last (more than `MAX_DEPTH` when the page nests deeper than the tree does). */
   readonly #open: Element[] = [];
   /**
@@ -75,6 +78,7 @@ class TreeBuilder implements HtmlEventSink {
     this.#append(element);
     this.streamed.observe(element);
     this.shadowRoots.observe(element);
+    this.mathScripts.observe(element);
     this.#open.push(element);
     const depth = this.#open.length;
     if (depth <= MAX_DEPTH) {
@@ -122,7 +126,8 @@ class TreeBuilder implements HtmlEventSink {
  * tree-construction rewrites), in time linear in the input whatever its nesting, with nesting capped at
  * {@link MAX_DEPTH}. React's streamed parts are moved into their placeholders, as the page's script does in a browser
  * (`streamed-segments.ts`), and server-rendered shadow roots are rendered into their hosts, as the browser does
- * at parse time (`declarative-shadow.ts`), so every reader of the tree sees the page as it shows.
+ * at parse time (`declarative-shadow.ts`), so every reader of the tree sees the page as it shows. MathJax 2's formula
+ * scripts become the MathML of their TeX (`math-scripts.ts`).
  */
 export function parseHtml(html: string): Document {
   const builder = new TreeBuilder();
@@ -130,5 +135,6 @@ export function parseHtml(html: string): Document {
   builder.end();
   builder.streamed.place();
   builder.shadowRoots.place();
+  builder.mathScripts.place();
   return builder.root;
 }

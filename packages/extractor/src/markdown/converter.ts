@@ -1,3 +1,5 @@
+import { isMathScript } from '../dom/math-scripts.js';
+
 import { joinBlocks, prefixLines } from './blocks.js';
 import type { Budget } from './budget.js';
 import type { Capture } from './capture.js';
@@ -9,7 +11,7 @@ import { Footnotes, isFootnoteBackref, isFootnoteRef, openFootnote } from './foo
 import { dataImage, imageMarkdown } from './images.js';
 import { type LinkContext, openLink } from './links.js';
 import { ListFrames } from './list-frames.js';
-import { isMathScript, MathCapture } from './math.js';
+import { MathCapture } from './math.js';
 import { planRaw, RawCapture, rawKind, type AttributeFilter } from './raw-html.js';
 import { RawMode } from './raw-mode.js';
 import { RubyCapture } from './ruby.js';

@@ -196,10 +196,3 @@ export class MathCapture implements Capture {
     return toLatex(this.#root, 0).trim();
   }
 }
-
-/** `<script type="math/tex">` (MathJax 2): its text is the LaTeX. */
-export function isMathScript(attribs: Record<string, string>): 'inline' | 'display' | undefined {
-  const type = attribs.type?.toLowerCase();
-  if (!type?.startsWith('math/tex')) return undefined;
-  return type.includes('mode=display') ? 'display' : 'inline';
-}

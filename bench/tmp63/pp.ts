@@ -1,0 +1,10 @@
+import puppeteer from '/work/main/packages/fetcher/node_modules/puppeteer-core/lib/puppeteer/puppeteer-core.js';
+import { startPageServer } from '/work/main/bench/lib/page-server.ts';
+import { loadWcxbPages } from '/work/main/bench/lib/wcxb.ts';
+const pages = loadWcxbPages('/work/shared/datasets/wcxb-dev', new Set([process.argv[2]!]));
+const site = await startPageServer(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
+const b = await puppeteer.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await b.newPage();
+await page.goto(`${site.url}/${pages[0]!.id}.html`, { waitUntil: 'load', timeout: 20000 }).catch((e) => console.log('goto', String(e)));
+console.log(await page.evaluate(`(() => ({ nodes: [...document.childNodes].map(n => n.nodeName + ':' + n.nodeType), de: document.documentElement && document.documentElement.outerHTML.length, xs: typeof XMLSerializer, oh: Object.getOwnPropertyDescriptor(Element.prototype, 'outerHTML') ? 'proto' : 'none' }))()`));
+await b.close(); await site.close();
