@@ -38,6 +38,18 @@ describe('a page with no text', () => {
     }
   });
 
+  it('says that includeTags matched nothing, not that the page has no text', async () => {
+    const doc = data(
+      await env.ck.scrape({ url: `${env.server.url}/topic`, formats: ['markdown'], includeTags: ['#gone'], maxAge: 0 }),
+    );
+    expect(doc.markdown).toBe('');
+    // Before: "The page has no text", and before that nothing at all.
+    expect(doc.warning).toBe(
+      'No element of the page matched includeTags ("#gone"), so the result is empty: check the selectors against ' +
+        "the page's HTML (the rawHtml format), or scrape without includeTags.",
+    );
+  });
+
   it('says nothing of a page with text, nor twice of a shell that another warning explains', async () => {
     expect((await scrape('/topic')).warning).toBeUndefined();
     const shell = await scrape('/app');

@@ -30,6 +30,7 @@ export function selectIncluded(document: Document, selectors: readonly string[],
       chosen.push(el);
     }
   }
+  if (chosen.length === 0) warnings.push(noIncludedMatchWarning(selectors));
   // Keep outermost matches only: a match inside another one is already included.
   const outer = chosen.filter((el) => {
     for (let p = el.parent; p; p = p.parent) if (taken.has(p as Element)) return false;
@@ -39,6 +40,15 @@ export function selectIncluded(document: Document, selectors: readonly string[],
   const result = new Document([]);
   relink(result, outer);
   return result;
+}
+
+/** Said when no element of the page matched any `includeTags` selector: the result is empty, and not for want of text. */
+export function noIncludedMatchWarning(selectors: readonly string[]): string {
+  const shown = selectors.map((s) => JSON.stringify(s)).join(', ');
+  return (
+    `No element of the page matched includeTags (${shown}), so the result is empty: check the selectors against the ` +
+    "page's HTML (the rawHtml format), or scrape without includeTags."
+  );
 }
 
 /** Removes non-content elements and the `excludeTags` matches. */
