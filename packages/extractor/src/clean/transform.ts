@@ -42,7 +42,7 @@ export function selectIncluded(document: Document, selectors: readonly string[],
   return result;
 }
 
-/** Said when no element of the page matched any `includeTags` selector: the result is empty, and not for want of text. */
+/** Said when no element of the page matched any `includeTags` selector: the result is empty, not for want of text. */
 export function noIncludedMatchWarning(selectors: readonly string[]): string {
   const shown = selectors.map((s) => JSON.stringify(s)).join(', ');
   return (
