@@ -173,6 +173,11 @@ describe('extractProduct prices written in a locale', () => {
     ['1.299.000 ₫', 1299000],
     ['12.50', 12.5],
     ['£89.5', 89.5],
+    // cents drawn in `<sup>` (`price-cents.ts`, the markdown's rule): not $1999
+    ['$19<sup>99</sup>', 19.99],
+    ['19 €<sup>99</sup>', 19.99],
+    ['1.299 €<sup>99</sup>', 1299.99],
+    ['EUR 19<sup>99</sup>', 19.99],
   ])('reads %s as %d', (shown, amount) => {
     const body = `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Mug</h1>
       <div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price">${shown}</span></div>
