@@ -217,3 +217,48 @@ describe('extractProduct of a ProductGroup', () => {
     expect(again?.variants[1]?.values).toEqual({ size: '41', color: 'Blue' });
   });
 });
+
+describe('extractProduct of an AggregateOffer', () => {
+  // A marketplace's offers summed up: `price` is the lowest, as before; the highest and the count beside it, each in
+  // a single offer's shape.
+  const expected = {
+    price: { amount: 129.99, currency: 'USD', formatted: '$129.99' },
+    highPrice: { amount: 159, currency: 'USD', formatted: '$159.00' },
+    offerCount: 12,
+    availability: { inStock: false, text: 'Unknown' },
+  };
+
+  it('reads lowPrice, highPrice and offerCount from JSON-LD', () => {
+    const ld = {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'X100 Camera',
+      offers: { '@type': 'AggregateOffer', lowPrice: '129.99', highPrice: 159, offerCount: '12', priceCurrency: 'USD' },
+    };
+    const product = extractProduct(page(`<script type="application/ld+json">${JSON.stringify(ld)}</script>`), URL_);
+    expect(product?.variants).toEqual([expected]);
+  });
+
+  it('reads them from microdata', () => {
+    const body = `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">X100 Camera</h1>
+      <div itemprop="offers" itemscope itemtype="https://schema.org/AggregateOffer">
+        <meta itemprop="priceCurrency" content="USD">
+        From <span itemprop="lowPrice">$129.99</span> to <span itemprop="highPrice" content="159.00">$159</span>
+        (<span itemprop="offerCount">12</span> offers)
+      </div></div>`;
+    expect(extractProduct(page('', body), URL_)?.variants).toEqual([expected]);
+  });
+
+  it('leaves out a high price below the low one and a count that is no count', () => {
+    const ld = {
+      '@type': 'Product',
+      name: 'X100 Camera',
+      offers: { '@type': 'AggregateOffer', lowPrice: 129.99, highPrice: 99, offerCount: 'many', priceCurrency: 'USD' },
+    };
+    const variant = extractProduct(page(`<script type="application/ld+json">${JSON.stringify(ld)}</script>`), URL_)
+      ?.variants[0];
+    expect(variant).toMatchObject({ price: { amount: 129.99 } });
+    expect(variant).not.toHaveProperty('highPrice');
+    expect(variant).not.toHaveProperty('offerCount');
+  });
+});
