@@ -125,3 +125,18 @@ describe('shop pages: links that go nowhere labelled as controls', () => {
     );
   });
 });
+
+describe('shop pages: customer reviews under their heading', () => {
+  it('keeps a "Customer reviews" section that no class names reviews, as a WooCommerce tab\'s "2 reviews for"', () => {
+    const reviews = `<div class="shopify-section"><h2>Customer reviews</h2><p>4.6 out of 5, from 128 ratings</p>
+<div class="jdgm-rev"><strong>Great light</strong><p>Bright enough to read by, and the shade stays cool to the touch.</p></div>
+<div class="jdgm-rev"><strong>Heavy base</strong><p>Nothing tips it over, even with the arm stretched all the way out.</p></div></div>`;
+    const { markdown } = markdownOf(shopPage(`<div class="main-col">${product}${reviews}</div>`));
+    expectOnly(markdown, [
+      'Vintage brass desk lamp',
+      'Customer reviews',
+      'Bright enough to read by',
+      'Nothing tips it over',
+    ]);
+  });
+});
