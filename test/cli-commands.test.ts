@@ -244,6 +244,16 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
     expect(crlf.stderr).toMatch(/--header: The header X-Note's value holds a line break .*\(CLI_USAGE\)\n$/);
   });
 
+  it('prints an error page with exit 0 and its status once, first in the warning', async () => {
+    const result = await cli(['scrape', `${site.server.url}/http/status/404`]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Status 404');
+    expect(result.stderr).toMatch(
+      /^warning: The page answered 404 Not Found; the document is the server's error page\./m,
+    );
+    expect(result.stderr.split('404').length - 1).toBe(1);
+  });
+
   it('exits 1 when the page cannot be fetched', async () => {
     const closed = await startFixtureServer();
     const url = `${closed.url}/`;

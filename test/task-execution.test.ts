@@ -167,7 +167,7 @@ for (const [name, factory, available] of jobBackends(testRedisUrl)) {
         expect(kept?.metadata.statusCode).toBe(429);
         // Before: no word of the retries, as if the site had been asked once.
         expect(kept?.warning).toMatch(
-          /^The site answered 429 to each of 4 attempts over \d+\.\d s; this is the last answer\.$/,
+          /^The page answered 429 Too Many Requests to each of 4 attempts over \d+\.\d s; the document is the server's error page, its last answer\.$/,
         );
         expect(bySource(data, url('/retry/after'))[0]?.warning).toBeUndefined();
       });

@@ -1,5 +1,5 @@
 // Markdown converter
-export { htmlToMarkdown, MarkdownBudgetError, isMarkdownBudgetError } from './markdown/index.js';
+export { htmlToMarkdown, MarkdownBudgetError, isMarkdownBudgetError, withCents } from './markdown/index.js';
 export type { MarkdownOptions, MarkdownBudgetErrorCode } from './markdown/index.js';
 // Main-content extraction
 export { extractMainContent, findMainContent } from './content/index.js';

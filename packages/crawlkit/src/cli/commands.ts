@@ -50,9 +50,8 @@ export async function scrapeCommand(ctx: CommandContext, url: string | undefined
   await output.page(response.data);
   if (ctx.mode === 'json') ctx.writeJson(response);
   await outDir?.finish({ finishedAt: new Date().toISOString(), total: 1, completed: 1 });
-  const { statusCode } = response.data.metadata;
+  // an error answer's warning starts with its status (`errorPageNote`)
   if (response.data.warning) ctx.note(`warning: ${withFlags(response.data.warning)}`);
-  if (statusCode >= 400) ctx.note(`note: the page answered HTTP ${statusCode}`);
   if (response.data.changeTracking) noteForgottenHistory(ctx);
   if (outDir) ctx.note(`written to ${ctx.options.out}`);
   if (response.data.metadata.warcFile) ctx.note(`recorded to ${response.data.metadata.warcFile}`);

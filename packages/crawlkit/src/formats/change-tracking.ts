@@ -92,8 +92,9 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
   const { status } = state.page;
   if (status >= 400 && !pageGone(status)) {
     warnings.push(
-      `The page answered ${status}, which says nothing of its content: it was not compared, nor kept for change ` +
-        'tracking. The next scrape is compared with the last version kept.',
+      // the warning's first words name the status (`errorPageNote`)
+      'An error answer says nothing of the page: it was not compared, nor kept for change tracking. The next ' +
+        'scrape is compared with the last version kept.',
     );
     return;
   }

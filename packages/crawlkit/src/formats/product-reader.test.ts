@@ -173,6 +173,11 @@ describe('extractProduct prices written in a locale', () => {
     ['1.299.000 ₫', 1299000],
     ['12.50', 12.5],
     ['£89.5', 89.5],
+    // cents drawn in `<sup>` (`price-cents.ts`, the markdown's rule): not $1999
+    ['$19<sup>99</sup>', 19.99],
+    ['19 €<sup>99</sup>', 19.99],
+    ['1.299 €<sup>99</sup>', 1299.99],
+    ['EUR 19<sup>99</sup>', 19.99],
   ])('reads %s as %d', (shown, amount) => {
     const body = `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Mug</h1>
       <div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price">${shown}</span></div>
@@ -210,5 +215,50 @@ describe('extractProduct of a ProductGroup', () => {
     const { variesBy: _, ...unnamed } = ld;
     const again = extractProduct(page(`<script type="application/ld+json">${JSON.stringify(unnamed)}</script>`), URL_);
     expect(again?.variants[1]?.values).toEqual({ size: '41', color: 'Blue' });
+  });
+});
+
+describe('extractProduct of an AggregateOffer', () => {
+  // A marketplace's offers summed up: `price` is the lowest, as before; the highest and the count beside it, each in
+  // a single offer's shape.
+  const expected = {
+    price: { amount: 129.99, currency: 'USD', formatted: '$129.99' },
+    highPrice: { amount: 159, currency: 'USD', formatted: '$159.00' },
+    offerCount: 12,
+    availability: { inStock: false, text: 'Unknown' },
+  };
+
+  it('reads lowPrice, highPrice and offerCount from JSON-LD', () => {
+    const ld = {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'X100 Camera',
+      offers: { '@type': 'AggregateOffer', lowPrice: '129.99', highPrice: 159, offerCount: '12', priceCurrency: 'USD' },
+    };
+    const product = extractProduct(page(`<script type="application/ld+json">${JSON.stringify(ld)}</script>`), URL_);
+    expect(product?.variants).toEqual([expected]);
+  });
+
+  it('reads them from microdata', () => {
+    const body = `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">X100 Camera</h1>
+      <div itemprop="offers" itemscope itemtype="https://schema.org/AggregateOffer">
+        <meta itemprop="priceCurrency" content="USD">
+        From <span itemprop="lowPrice">$129.99</span> to <span itemprop="highPrice" content="159.00">$159</span>
+        (<span itemprop="offerCount">12</span> offers)
+      </div></div>`;
+    expect(extractProduct(page('', body), URL_)?.variants).toEqual([expected]);
+  });
+
+  it('leaves out a high price below the low one and a count that is no count', () => {
+    const ld = {
+      '@type': 'Product',
+      name: 'X100 Camera',
+      offers: { '@type': 'AggregateOffer', lowPrice: 129.99, highPrice: 99, offerCount: 'many', priceCurrency: 'USD' },
+    };
+    const variant = extractProduct(page(`<script type="application/ld+json">${JSON.stringify(ld)}</script>`), URL_)
+      ?.variants[0];
+    expect(variant).toMatchObject({ price: { amount: 129.99 } });
+    expect(variant).not.toHaveProperty('highPrice');
+    expect(variant).not.toHaveProperty('offerCount');
   });
 });

@@ -119,9 +119,20 @@ function valuesOf(variant: JsonObject, group: JsonObject): Record<string, string
   return Object.keys(values).length ? values : undefined;
 }
 
+/** An `AggregateOffer`'s highest price and number of offers (its lowest is the variant's `price`). */
+function aggregateOf(offer: JsonObject, currency: unknown, low: ProductPrice | undefined): Partial<ProductVariant> {
+  const high = priceOf(offer.highPrice, currency);
+  const count = amountOf(offer.offerCount);
+  return {
+    ...(high && (!low || high.amount >= low.amount) ? { highPrice: high } : {}),
+    ...(count !== undefined && Number.isInteger(count) && count >= 0 ? { offerCount: count } : {}),
+  };
+}
+
 /**
- * A variant per offer (an `AggregateOffer` counts once, at its low price), or one without a price. A variant of a
- * `ProductGroup` (`hasVariant`) is named by its own name and carries the values it varies by.
+ * A variant per offer (an `AggregateOffer` counts once, at its low price, with its high price and offer count), or
+ * one without a price. A variant of a `ProductGroup` (`hasVariant`) is named by its own name and carries the values
+ * it varies by.
  */
 function variantsOf(product: JsonObject, base: string, group?: JsonObject): ProductVariant[] {
   const name = group ? text(product.name) : undefined;
@@ -147,6 +158,7 @@ function variantsOf(product: JsonObject, base: string, group?: JsonObject): Prod
       ...(title ? { title } : {}),
       ...(values ? { values } : {}),
       ...(price ? { price } : {}),
+      ...aggregateOf(offer, currency, price),
       ...(original && price && original.amount > price.amount ? { sale: { originalPrice: original } } : {}),
       availability: availabilityOf(offer.availability),
       ...(images.length ? { images } : {}),

@@ -3,7 +3,7 @@
  * OpenGraph/`product:` meta tags. Microdata items come out in the JSON-LD form (`@type`, one key per `itemprop`), so
  * that one reader maps both.
  */
-import { parseHtml } from '@crawlkit/extractor';
+import { parseHtml, withCents } from '@crawlkit/extractor';
 
 /** A node of the parsed page (domhandler's shape, read structurally). */
 interface DomNode {
@@ -31,13 +31,18 @@ function isElement(node: DomNode): boolean {
   return node.type === 'tag' || node.type === 'script' || node.type === 'style';
 }
 
+/** The text of `node`; a price's cents drawn in `<sup>` (`$19<sup>99</sup>`) read as cents (`$19.99`). */
 function textOf(node: DomNode): string {
   let text = '';
   const stack: DomNode[] = [node];
   while (stack.length) {
     const current = stack.pop()!;
     if (current.type === 'text') text += current.data ?? '';
-    else if (current.children) for (let i = current.children.length - 1; i >= 0; i--) stack.push(current.children[i]!);
+    else if (current.name === 'sup' && current.children?.every((child) => child.type === 'text')) {
+      const sup = current.children.map((child) => child.data ?? '').join('');
+      text = withCents(text, sup) ?? text + sup;
+    } else if (current.children)
+      for (let i = current.children.length - 1; i >= 0; i--) stack.push(current.children[i]!);
   }
   return text;
 }

@@ -45,10 +45,13 @@ export function outOfTimeFailure(
   return { success: false, error: { success: false, code: 'SCRAPE_TIMEOUT', error }, status: 408 };
 }
 
-/** The note of a page kept as its last 429/503 answer because its attempts took its `timeout`. */
-export function outOfTimeNote(time: PageTime, attempts: number, status: number): string {
+/**
+ * How many asks a page kept as its last 429/503 answer had, when they took its `timeout`: the words after "The page
+ * answered 429 Too Many Requests to each of" (`errorPageNote`).
+ */
+export function outOfTimeAttempts(time: PageTime, attempts: number): string {
   return (
-    `The site answered ${status} to each of ${attempts} attempt(s), and they took the page's \`timeout\` of ` +
-    `${time.timeoutMs} ms, leaving no time to ask again; this is the last answer.`
+    `${attempts} attempt(s), which took the page's \`timeout\` of ${time.timeoutMs} ms and left no time to ask ` +
+    'again'
   );
 }

@@ -12,9 +12,10 @@ import {
 
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, isCrawlkitError } from '../errors.js';
+import { withAttempts } from '../scrape/error-page.js';
 import { runScrape } from '../scrape/run-scrape.js';
 import { pageTimeoutMs, type PageScrapeOutcome, type PageScrapeRequest } from '../scrape/types.js';
-import { chargeRetry, outOfTimeFailure, outOfTimeNote, type PageTime } from './page-attempts.js';
+import { chargeRetry, outOfTimeAttempts, outOfTimeFailure, type PageTime } from './page-attempts.js';
 import { pageStoreFault } from '../store-faults.js';
 import { chargedJobPage } from '../credits/job-credits.js';
 import type { JobEventSink, PageFailure } from './events.js';
@@ -165,7 +166,7 @@ export async function executeTask(tasks: JobTasks, task: Task, retried: TaskRetr
         await tasks.queue.requeue(task, wait, { retries: retries + 1, since, spentMs });
         return 'requeued';
       }
-      outOfTime = outOfTimeNote(time, retries + 1, status);
+      outOfTime = outOfTimeAttempts(time, retries + 1);
     }
   } else if (outcome.dropped) {
     // Only this page waits: a host that drops some connections still answers the others.
@@ -255,8 +256,8 @@ async function settleTask(
   } else if (outcome.success && !verdict.reject) {
     const document = outcome.document;
     const status = document.metadata.statusCode;
-    const note = outOfTime ?? (retried && asksRetryLater(status) ? lastAnswerNote(status, retried) : undefined);
-    if (note) document.warning = document.warning ? `${document.warning} ${note}` : note;
+    const attempts = outOfTime ?? (retried && asksRetryLater(status) ? attemptsOf(retried) : undefined);
+    if (attempts) document.warning = withAttempts(document.warning, status, attempts);
     await events.page(job, document, task.key);
     const serialized = JSON.stringify(document);
     const stored = await complete({
@@ -284,9 +285,9 @@ async function settleTask(
   events.settled?.(job);
 }
 
-/** The note of a page kept as its last 429/503 answer once its retries ran out. */
-function lastAnswerNote(status: number, { retries, since }: Pick<Required<TaskRetries>, 'retries' | 'since'>): string {
-  return `The site answered ${status} to each of ${retries + 1} attempts over ${secondsSince(since)} s; this is the last answer.`;
+/** How many asks a page kept as its last 429/503 answer once its retries ran out had (`4 attempts over 7.2 s`). */
+function attemptsOf({ retries, since }: Pick<Required<TaskRetries>, 'retries' | 'since'>): string {
+  return `${retries + 1} attempts over ${secondsSince(since)} s`;
 }
 
 /**

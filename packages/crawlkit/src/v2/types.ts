@@ -111,7 +111,12 @@ export type ProductVariant = {
   sku?: string;
   title?: string;
   values?: Record<string, unknown>;
+  /** An offer's price; an `AggregateOffer`'s lowest (`lowPrice`). */
   price?: ProductPrice;
+  /** crawlkit's own: an `AggregateOffer`'s highest price (`highPrice`), in `price`'s shape. */
+  highPrice?: ProductPrice;
+  /** crawlkit's own: how many offers an `AggregateOffer` sums up (`offerCount`). */
+  offerCount?: number;
   sale?: { originalPrice: ProductPrice };
   /** `text` is the page's own word (schema.org's `InStock`, `OutOfStock`...), `Unknown` when it gives none. */
   availability: { inStock: boolean; text?: string };

@@ -233,10 +233,14 @@ export function absolutize(
   return { links: [...links], images: [...images] };
 }
 
+/** A `rel` naming the next page of a series (its tokens are space-separated and case-insensitive). */
+const NEXT = /(?:^|\s)next(?:\s|$)/i;
+
 /**
- * Every link of a document (crawl discovery): http(s) `a[href]` and `area[href]`, resolved, de-duplicated, without
- * their fragment unless it is a client-side route (`#/guide`, `#!/x`: another page of a single-page app). Their
- * queries are in the document's `encoding`, as a browser sends them.
+ * Every link of a document (crawl discovery): http(s) `a[href]` and `area[href]`, and `<link rel="next">` (a paged
+ * listing's next page, which some shops name only there), resolved, de-duplicated, without their fragment unless
+ * it is a client-side route (`#/guide`, `#!/x`: another page of a single-page app). Their queries are in the
+ * document's `encoding`, as a browser sends them.
  */
 export function discoveryLinks(document: Document, base: string, encoding?: string): string[] {
   const out = new Set<string>();
@@ -244,7 +248,7 @@ export function discoveryLinks(document: Document, base: string, encoding?: stri
   // fragment plays no part in resolving the rest, so it is cut first and each page's address is resolved once.
   const resolvedOf = new Map<string, string | undefined>();
   for (const el of elements(document)) {
-    if (el.name !== 'a' && el.name !== 'area') continue;
+    if (el.name !== 'a' && el.name !== 'area' && !(el.name === 'link' && NEXT.test(el.attribs.rel ?? ''))) continue;
     const href = el.attribs.href?.trim();
     if (!href) continue;
     const hash = href.indexOf('#');

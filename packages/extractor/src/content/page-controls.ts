@@ -62,12 +62,40 @@ function isEditLink(el: Element, m: Measure, measures: Measures, texts: ShortTex
   return !hasTextBefore(el, measures);
 }
 
+/** An `href` that goes nowhere: a script's control (`#`, `javascript:void(0)`), not a link. */
+const DEAD_HREF = /^\s*(?:#|javascript:.*)?\s*$/i;
+
+/**
+ * A control's label: a verb a shop's or an app's button starts with ("Add to Wish List", "Add to Compare", "Sign in to
+ * continue", "Report an issue with this product", "Click to see full view", "Close", "Expand all", "Clear filters"),
+ * never a question (a FAQ's accordion) nor a lone "Add" (a list's item).
+ */
+const CONTROL_TEXT =
+  /^\W*(?:add to|remove|close|update|expand|collapse|clear|sign (?:in|up)|log ?in|report|click|tap|print|share|save|compare|write|edit|delete|cancel|submit|apply|reset|toggle|(?:show|hide|view|see|load|read) (?:all|more|less|filters?)|more reviews)\b[^?]*$/i;
+
+/** A dead link's control label holds at most this many characters. */
+const MAX_CONTROL_LINK = 48;
+
+/**
+ * Whether `el` is a link that goes nowhere (`href="#"`, `javascript:`) whose text is a control's label, first in its
+ * line: a wish list's, a compare list's, a viewer's button drawn as a link (Magento's "Add to Wish List").
+ */
+function isDeadControlLink(el: Element, m: Measure, measures: Measures, texts: ShortTexts): boolean {
+  const href = el.attribs['href'];
+  if (el.name !== 'a' || href === undefined || m.text > MAX_CONTROL_LINK || !DEAD_HREF.test(href)) return false;
+  return CONTROL_TEXT.test(texts.get(el)) && !hasTextBefore(el, measures);
+}
+
 /**
  * Whether `el` is a control of the page rather than its text: a bare "Hide" / "Show" toggle (a link, a button or a
- * block of its own), a link that jumps to a place on the same page or asks to edit the page, first in its line.
+ * block of its own), a link that jumps to a place on the same page or asks to edit the page, first in its line, or a
+ * link that goes nowhere labelled as a control.
  */
 export function isPageControl(el: Element, m: Measure, measures: Measures, texts: ShortTexts): boolean {
   return (
-    isToggleLabel(el, m, measures, texts) || isJumpLink(el, m, measures, texts) || isEditLink(el, m, measures, texts)
+    isToggleLabel(el, m, measures, texts) ||
+    isJumpLink(el, m, measures, texts) ||
+    isEditLink(el, m, measures, texts) ||
+    isDeadControlLink(el, m, measures, texts)
   );
 }

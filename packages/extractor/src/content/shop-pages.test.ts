@@ -101,3 +101,42 @@ describe('shop pages: the product description inside the product column', () => 
     );
   });
 });
+
+describe('shop pages: links that go nowhere labelled as controls', () => {
+  it('drops "Add to Wish List" and kin on href="#" or javascript:, and keeps such links that are not controls', () => {
+    const controls = `<div class="product-social-links"><a href="#" class="action towishlist">Add to Wish List</a></div>
+<p><a href="javascript:void(0)">Click to see full view</a></p><p><a href="#">Sign in to continue</a></p>
+<p><a href=" # ">Report an issue with this product or seller</a></p>`;
+    const kept = `<h3>Questions</h3><ul><li><a href="#">Does the lamp take an LED bulb?</a></li></ul>
+<p><a href="#">score: 1,184,788</a> <a href="#">Add</a></p>
+<p>To keep it for later, <a href="#">add to your wish list</a> from the menu.</p>
+<p><a href="/wishlist/add?item=7">Save this lamp</a> to your account.</p>`;
+    const { markdown } = markdownOf(shopPage(`<div class="main-col">${product}${controls}${kept}</div>`));
+    expectOnly(
+      markdown,
+      [
+        'Vintage brass desk lamp',
+        'Does the lamp take an LED bulb?',
+        'score: 1,184,788',
+        '[Add]',
+        'add to your wish list',
+      ],
+      ['Add to Wish List', 'Click to see full view', 'Sign in to continue', 'Report an issue'],
+    );
+  });
+});
+
+describe('shop pages: customer reviews under their heading', () => {
+  it('keeps a "Customer reviews" section that no class names reviews, as a WooCommerce tab\'s "2 reviews for"', () => {
+    const reviews = `<div class="shopify-section"><h2>Customer reviews</h2><p>4.6 out of 5, from 128 ratings</p>
+<div class="jdgm-rev"><strong>Great light</strong><p>Bright enough to read by, and the shade stays cool to the touch.</p></div>
+<div class="jdgm-rev"><strong>Heavy base</strong><p>Nothing tips it over, even with the arm stretched all the way out.</p></div></div>`;
+    const { markdown } = markdownOf(shopPage(`<div class="main-col">${product}${reviews}</div>`));
+    expectOnly(markdown, [
+      'Vintage brass desk lamp',
+      'Customer reviews',
+      'Bright enough to read by',
+      'Nothing tips it over',
+    ]);
+  });
+});

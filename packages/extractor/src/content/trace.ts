@@ -101,7 +101,7 @@ export const DROP_RULES = {
   'vote-count': { module: 'furniture.ts', says: "a post's vote count on a Q&A page (a number standing alone)" },
   'page-control': {
     module: 'page-controls.ts',
-    says: 'a page control: Hide/Show toggle, "Skip to", "Back to top", "Edit this page"',
+    says: 'a page control: Hide/Show toggle, "Skip to", "Back to top", "Edit this page", "Add to Wish List" going nowhere',
   },
   'phone-cta': { module: 'phone-links.ts', says: 'a phone call to action (a tel: link standing alone)' },
   'link-list': {

@@ -151,6 +151,22 @@ export class Container {
     } else this.flushParagraph();
   }
 
+  /**
+   * The end of the inline text written so far, when the next content would follow it directly (no space, break or
+   * held character pending); undefined otherwise.
+   */
+  inlineTail(): string | undefined {
+    if (this.#pendingSpace || this.#pendingBreaks > 0 || this.#held !== '' || !this.#hasContent) return undefined;
+    return this.#inline.length > 64 ? this.#inline.slice(-64) : this.#inline;
+  }
+
+  /** Writes `s` into the inline text `back` characters before its end (a price's cents: `price-cents.ts`). */
+  insertBeforeEnd(back: number, s: string): void {
+    const at = this.#inline.length - back;
+    this.#inline = this.#inline.slice(0, at) + s + this.#inline.slice(at);
+    if (back === 0) this.#last = s[s.length - 1]!;
+  }
+
   /** Open inline marks; the converter stops opening more past a small limit (deep nesting stays linear). */
   get markCount(): number {
     return this.#marks.length;

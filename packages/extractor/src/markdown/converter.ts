@@ -12,6 +12,7 @@ import { dataImage, imageMarkdown } from './images.js';
 import { type LinkContext, openLink } from './links.js';
 import { ListFrames } from './list-frames.js';
 import { MathCapture } from './math.js';
+import { PriceCents } from './price-cents.js';
 import { planRaw, RawCapture, rawKind, type AttributeFilter } from './raw-html.js';
 import { RawMode } from './raw-mode.js';
 import { RubyCapture } from './ruby.js';
@@ -72,6 +73,7 @@ export class Converter implements HtmlSink {
   readonly #tabs: TabFrames;
   readonly #links: LinkContext;
   readonly #raw: RawMode;
+  readonly #cents: PriceCents;
   readonly #hints: { depth: number; tables: number; language: string }[] = [];
   readonly #footnotes = new Footnotes();
   #capture: Capture | null = null;
@@ -103,6 +105,7 @@ export class Converter implements HtmlSink {
       if (/^data:/i.test(url)) return element === 'img' ? dataImage(url, options.removeBase64Images) : value;
       return this.#urls.resolve(url);
     };
+    this.#cents = new PriceCents(this, (capture, done) => this.#startCapture(capture, done));
     this.#raw = new RawMode(this.#stack, this, filter, this.#budget, (capture, done) =>
       this.#startCapture(capture, done),
     );
@@ -177,6 +180,7 @@ export class Converter implements HtmlSink {
       case T.STRIKE:
         return this.#openMark('del', cur);
       case T.SUPERSCRIPT:
+        if (!this.#options.rawHtml && this.#cents.open(name, attribs, cur)) return true;
         this.#openMark('sup', cur);
         this.#frames[this.#frames.length - 1] = SUP;
         this.#sup++;

@@ -3,3 +3,4 @@ export { htmlToMarkdown } from './html-to-markdown.js';
 export type { MarkdownOptions } from './html-to-markdown.js';
 export { MarkdownBudgetError, isMarkdownBudgetError } from './errors.js';
 export type { MarkdownBudgetErrorCode } from './errors.js';
+export { withCents } from './price-cents.js';

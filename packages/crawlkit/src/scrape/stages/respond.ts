@@ -1,6 +1,7 @@
 import { formatCredits } from '../../formats/registry.js';
 import type { Format } from '../../v2/formats.js';
 import type { ActionResults } from '../../v2/types.js';
+import { errorPageNote } from '../error-page.js';
 import type { PageScrapeOutcome } from '../types.js';
 import type { ExtractedState } from '../scrape-state.js';
 
@@ -44,7 +45,9 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   const { document, extraction, page } = state;
   const actions = nonEmptyActions(page.actions);
   if (actions) document.actions = actions;
-  if (state.warnings.length) document.warning = state.warnings.join(' ');
+  const errorPage = errorPageNote(page.status);
+  const warnings = errorPage ? [errorPage, ...state.warnings] : state.warnings;
+  if (warnings.length) document.warning = warnings.join(' ');
   if (state.llmUsage) document.metadata.llmUsage = state.llmUsage;
   const credits = documentCredits({
     formats: state.request.formats,

@@ -56,7 +56,6 @@ const FURNITURE_HEADING_PHRASES = phraseTable(String.raw`
   ^popular (?:now|today|this week)
   \byou (?:may|might) (?:also )?(?:like|enjoy)
   \bjoin (?:our|the) [\w ]*newsletter
-  ^(?:customer |product )?reviews$
   ^like this:?$
   ^written by\b
   ^trending searches$

@@ -1,0 +1,102 @@
+// A paged listing that names its next page only in `<link rel="next">` (a shop's category with a "Load more" button):
+// the crawl follows it as it follows an `<a href>`, under every scope rule; the `links` format stays upstream's.
+import type { CrawlRequestInput } from 'crawlkit';
+import { describe, expect, it } from 'vitest';
+
+import type { FixtureServer } from '../fixtures/server.ts';
+import { ok } from './helpers/crawl-site-run.ts';
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
+import { startRouteSite } from './helpers/route-site.ts';
+
+/** Category → its number of pages (two products on each). */
+const CATEGORIES: Record<string, number> = { bags: 4, hats: 3, far: 2 };
+
+function startShop(): Promise<FixtureServer> {
+  return startRouteSite({
+    '/robots.txt': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('User-agent: *\nDisallow: /collections/hats?page=3\n');
+    },
+    '/*'(_req, res, ctx) {
+      const path = ctx.url.pathname;
+      const html = (head: string, body: string) =>
+        `<!doctype html><html><head><title>${path}</title>${head}</head><body><main>${body}</main></body></html>`;
+      const product = /^\/products\/(\w+)-(\d+)$/.exec(path);
+      if (product) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(html('', `<h1>${product[1]} ${product[2]}</h1><p>A product of the shop, $19.00.</p>`));
+        return;
+      }
+      const category = /^\/collections\/(\w+)$/.exec(path)?.[1];
+      const pages = category === undefined ? undefined : CATEGORIES[category];
+      if (category === undefined || pages === undefined) return void res.writeHead(404).end('not found');
+      const page = Number(ctx.url.searchParams.get('page') ?? '1');
+      // "far" names a next page on another host
+      const origin = category === 'far' ? ctx.baseUrl.replace('127.0.0.1', 'localhost') : '';
+      const next = page < pages ? `<link rel="next" href="${origin}/collections/${category}?page=${page + 1}">` : '';
+      const items = [1, 2].map((i) => `/products/${category}-${(page - 1) * 2 + i}`);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        html(
+          `<link rel="canonical" href="/collections/${category}${page > 1 ? `?page=${page}` : ''}">${next}`,
+          `<h1>${category}, page ${page}</h1><ul>${items.map((p) => `<li><a href="${p}">${p}</a></li>`).join('')}</ul>` +
+            '<button type="button" class="load-more">Load more</button>',
+        ),
+      );
+    },
+  });
+}
+
+const env = useFixtureEngine({ server: startShop });
+
+/** Crawls a category with `body` and returns the stored pages' paths and queries, sorted, and the status. */
+async function crawl(category: string, body: Omit<CrawlRequestInput, 'url'> = {}) {
+  const url = `${env.server.url}/collections/${category}`;
+  const started = ok(
+    await env.ck.crawl({ crawlEntireDomain: true, sitemap: 'skip', ...body, url, scrapeOptions: { maxAge: 0 } }),
+  );
+  const status = ok(await env.ck.waitForJob(started.id));
+  const pages = status.data.map((d) => {
+    const at = new URL(d.metadata.url ?? d.metadata.sourceURL);
+    return at.pathname + at.search;
+  });
+  return { pages: pages.sort(), status, id: started.id };
+}
+
+const categoryPages = (pages: string[]) => pages.filter((p) => p.startsWith('/collections/'));
+
+describe('<link rel="next">', () => {
+  it('is followed: a category whose pages 2..N are linked only by it is crawled to the end', async () => {
+    const { pages } = await crawl('bags');
+    expect(categoryPages(pages)).toEqual([
+      '/collections/bags',
+      '/collections/bags?page=2',
+      '/collections/bags?page=3',
+      '/collections/bags?page=4',
+    ]);
+    expect(pages.filter((p) => p.startsWith('/products/'))).toHaveLength(8);
+  });
+
+  it('is a discovered link under every scope rule: patterns, depth, limit, robots.txt, other hosts', async () => {
+    const excluded = await crawl('bags', { excludePaths: ['page=3'], regexOnFullURL: true });
+    expect(categoryPages(excluded.pages)).toEqual(['/collections/bags', '/collections/bags?page=2']);
+    // the seed's links are depth 1; the pages they lead to have theirs at depth 2
+    const shallow = await crawl('bags', { maxDiscoveryDepth: 1 });
+    expect(categoryPages(shallow.pages)).toEqual(['/collections/bags', '/collections/bags?page=2']);
+    expect(shallow.pages).toHaveLength(4);
+    const limited = await crawl('bags', { limit: 3 });
+    expect(limited.pages).toHaveLength(3);
+    const robots = await crawl('hats');
+    expect(categoryPages(robots.pages)).toEqual(['/collections/hats', '/collections/hats?page=2']);
+    const errors = await env.ck.getCrawlErrors(robots.id);
+    expect('robotsBlocked' in errors && errors.robotsBlocked).toEqual([`${env.server.url}/collections/hats?page=3`]);
+    const far = await crawl('far');
+    expect(categoryPages(far.pages)).toEqual(['/collections/far']);
+    expect(far.status.data).toHaveLength(3);
+  });
+
+  it('is not in the links format, which is the cleaned content’s <a href> as upstream’s', async () => {
+    const page = ok(await env.ck.scrape({ url: `${env.server.url}/collections/bags`, formats: ['links'], maxAge: 0 }));
+    expect(page.data.links).toEqual([`${env.server.url}/products/bags-1`, `${env.server.url}/products/bags-2`]);
+  });
+});
