@@ -14,7 +14,7 @@ function sendBare(res: ServerResponse, body: string): void {
   res.end(`<!doctype html><html><head><title>Forum</title></head><body>${body}</body></html>`);
 }
 
-const EMPTY_NOTE = 'The page has no text: its HTML holds nothing to convert, so the markdown is empty.';
+const EMPTY_NOTE = 'The page has no text: its HTML holds nothing to convert.';
 
 describe('a page with no text', () => {
   const env = useFixtureEngine({

@@ -258,7 +258,7 @@ describe('summary format', () => {
     const ck = engine();
     const doc = data(await ck.scrape({ url: `${site.url}/llm/empty`, formats: ['summary'] }));
     expect(doc.summary).toBe('');
-    expect(doc.warning).toBeUndefined();
+    expect(doc.warning).toBe('The page has no text: its HTML holds nothing to convert.');
     expect(llm.requests).toHaveLength(0);
   });
 
