@@ -254,6 +254,18 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
     expect(result.stderr.split('404').length - 1).toBe(1);
   });
 
+  it('takes --parsers as JSON, and names the flag and what to write when the JSON is bad', async () => {
+    const pdf = `${site.server.url}/files/manual.pdf`;
+    const two = await cli(['scrape', pdf, '--parsers', '[{"type":"pdf","maxPages":2}]', '--json', '--max-age', '0']);
+    expect(two.code, two.stderr).toBe(0);
+    expect(JSON.parse(two.stdout)).toMatchObject({ success: true, data: { metadata: { numPages: 2, totalPages: 3 } } });
+    const bad = await cli(['scrape', pdf, '--parsers', '[{type:pdf}]']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^crawlkit: --parsers is not valid JSON: .*; write it as --parsers '\[\{"type":"pdf","maxPages":2\}\]' \(CLI_USAGE\)\n$/,
+    );
+  });
+
   it('exits 1 when the page cannot be fetched', async () => {
     const closed = await startFixtureServer();
     const url = `${closed.url}/`;

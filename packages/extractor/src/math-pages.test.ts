@@ -41,7 +41,7 @@ describe('formulas of scholarly pages', () => {
       `<img src="https://wikimedia.test/math/x2.svg" class="mwe-math-fallback-image-inline" aria-hidden="true" alt="${tex}">` +
       '</span>';
     for (const onlyMainContent of [true, false]) {
-      expect(markdown(article(formula), onlyMainContent).markdown).toContain(`The relation $${tex}$ holds`);
+      expect(markdown(article(formula), onlyMainContent).markdown).toContain('The relation $x^{2}$ holds');
     }
   });
 

@@ -96,3 +96,29 @@ describe('the format-object flags together', () => {
     });
   });
 });
+
+describe('--parsers', () => {
+  it('takes names as a list, and JSON when its value starts with [ or { (an object is a list of one)', () => {
+    expect(body('scrape', ['--parsers', 'pdf, image'])).toEqual({ parsers: ['pdf', 'image'] });
+    expect(body('scrape', ['--parsers', ''])).toEqual({ parsers: [] });
+    expect(body('scrape', ['--parsers', '[{"type":"pdf","maxPages":2}]'])).toEqual({
+      parsers: [{ type: 'pdf', maxPages: 2 }],
+    });
+    expect(body('crawl', ['--parsers', ' {"type":"pdf","mode":"fast"}'])).toEqual({
+      scrapeOptions: { parsers: [{ type: 'pdf', mode: 'fast' }] },
+    });
+    expect(scrapeOptionsSchema.safeParse(body('scrape', ['--parsers', '[{"type":"pdf","maxPages":2}]'])).success).toBe(
+      true,
+    );
+    // --pdf-max-pages sets the maxPages of the object's pdf entry, keeping its other fields
+    expect(body('batch', ['--parsers', '[{"type":"pdf","mode":"fast"},"image"]', '--pdf-max-pages', '3'])).toEqual({
+      parsers: [{ type: 'pdf', mode: 'fast', maxPages: 3 }, 'image'],
+    });
+  });
+
+  it('refuses JSON it cannot read, naming the flag and what to write', () => {
+    expect(() => body('scrape', ['--parsers', '[{type:pdf}]'])).toThrow(
+      /^--parsers is not valid JSON: .*; write it as --parsers '\[\{"type":"pdf","maxPages":2\}\]'$/,
+    );
+  });
+});

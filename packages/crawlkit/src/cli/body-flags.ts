@@ -20,7 +20,12 @@ type FlagKind =
   /** `Name: value`, repeatable, into an object. */
   | 'header'
   /** Inline JSON, or `@file.json`. */
-  | 'json';
+  | 'json'
+  /**
+   * A comma-separated list, or JSON as `json` reads it when the text starts with `[`, `{` or `@` (an object is a list
+   * of one): names for the common case, objects for their options.
+   */
+  | 'listOrJson';
 
 /** One command-line flag that sets a field of the v2 body. */
 export interface BodyFlag {
@@ -30,6 +35,11 @@ export interface BodyFlag {
   key: string;
   kind: FlagKind;
   description: string;
+  /**
+   * A whole flag with a JSON value, told as what to write when a `json` or `listOrJson` value is not JSON.
+   * @default none: the parser's message alone
+   */
+  example?: string;
 }
 
 const SCRAPE_FLAGS: BodyFlag[] = [
@@ -63,8 +73,20 @@ const SCRAPE_FLAGS: BodyFlag[] = [
   { flags: '--wait-for <ms>', key: 'waitFor', kind: 'number', description: 'wait before capturing the page' },
   { flags: '--mobile', key: 'mobile', kind: 'boolean', description: 'emulate a mobile device' },
   { flags: '--timeout <ms>', key: 'timeout', kind: 'number', description: 'per-page timeout (default 30000)' },
-  { flags: '--parsers <list>', key: 'parsers', kind: 'list', description: 'file parsers ("pdf"; "" for none)' },
-  { flags: '--actions <json>', key: 'actions', kind: 'json', description: 'browser actions as JSON or @file.json' },
+  {
+    flags: '--parsers <list>',
+    key: 'parsers',
+    kind: 'listOrJson',
+    description: 'file parsers: names ("pdf,image"; "" for none), or JSON or @file.json for their options',
+    example: `--parsers '[{"type":"pdf","maxPages":2}]'`,
+  },
+  {
+    flags: '--actions <json>',
+    key: 'actions',
+    kind: 'json',
+    description: 'browser actions as JSON or @file.json',
+    example: `--actions '[{"type":"click","selector":"#more"}]'`,
+  },
   { flags: '--country <code>', key: 'location.country', kind: 'string', description: 'location country (ISO code)' },
   { flags: '--languages <list>', key: 'location.languages', kind: 'list', description: 'location languages' },
   { flags: '--no-remove-base64-images', key: 'removeBase64Images', kind: 'boolean', description: 'keep data: images' },
@@ -241,7 +263,13 @@ function convert(flag: BodyFlag, value: unknown): unknown {
     case 'header':
       return parseHeaders(value as string[]);
     case 'json':
-      return readJsonArgument(String(value), `--${flag.key}`);
+      return readJsonArgument(String(value), `--${flag.key}`, flag.example);
+    case 'listOrJson': {
+      const text = String(value).trim();
+      if (!/^[[{@]/.test(text)) return listOf(text);
+      const read = readJsonArgument(text, `--${flag.key}`, flag.example);
+      return Array.isArray(read) ? read : [read];
+    }
     default:
       return value;
   }

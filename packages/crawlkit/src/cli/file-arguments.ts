@@ -11,12 +11,16 @@ export function readText(path: string, what: string): string {
   }
 }
 
-/** Reads a JSON value from inline text or `@path`. */
-export function readJsonArgument(text: string, what: string): unknown {
+/**
+ * Reads a JSON value from inline text or `@path`. `example`, when given, is what to write, told when the text is not
+ * JSON (`--parsers '[{"type":"pdf","maxPages":2}]'`).
+ */
+export function readJsonArgument(text: string, what: string, example?: string): unknown {
   const source = text.startsWith('@') ? readText(text.slice(1), what) : text;
   try {
     return JSON.parse(source) as unknown;
   } catch (error) {
-    throw new CliError(`${what} is not valid JSON: ${(error as Error).message}`, { cause: error });
+    const write = example === undefined ? '' : `; write it as ${example}`;
+    throw new CliError(`${what} is not valid JSON: ${(error as Error).message}${write}`, { cause: error });
   }
 }

@@ -223,15 +223,27 @@ describe('json format', () => {
     expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
   });
 
-  it('trims long pages to the token budget with the reference warning', async () => {
+  it('trims long pages to the token budget at a line end, saying how much of the page the model was given', async () => {
     const ck = engine({
       llm: { model: createOpenAICompatible({ name: 'local', baseURL: llm.url }).chatModel('m'), maxInputTokens: 300 },
     });
-    const doc = data(await ck.scrape({ url: `${site.url}/llm/long`, formats: [{ type: 'json', prompt: 'title?' }] }));
-    expect(doc.warning).toMatch(
-      /The extraction content would have used more tokens \(\d+\) than the maximum we allow \(300\)\. -- the input has been automatically trimmed\./,
+    const url = `${site.url}/llm/long`;
+    const doc = data(await ck.scrape({ url, formats: ['markdown', { type: 'json', prompt: 'title?' }] }));
+    const messages = llm.requests[0]!.body.messages as { role: string; content: string }[];
+    const page = /<page>\n([^]*)\n<\/page>$/.exec(messages.at(-1)!.content)![1]!;
+    // a whole line of the page, not one cut where the token budget ran out
+    expect(page).toMatch(/\nParagraph \d+: lorem ipsum dolor sit amet, consectetur\.$/);
+    expect(doc.markdown!.startsWith(page)).toBe(true);
+    const count = (n: number) => n.toLocaleString('en-US');
+    const share = Math.floor((page.length / doc.markdown!.length) * 100);
+    expect(doc.warning).toBe(
+      'The extraction content would have used more tokens (' +
+        /\((\d+)\)/.exec(doc.warning!)![1] +
+        ') than the maximum we allow (300). -- the input has been automatically trimmed. ' +
+        `The model was given the first ${count(page.length)} of ${count(doc.markdown!.length)} characters ` +
+        `(${share}%): fields found only later in the page may be missing.`,
     );
-    expect(JSON.stringify(llm.requests[0]!.body.messages).length).toBeLessThan(4000);
+    expect(page.length).toBeLessThan(1_500);
   });
 });
 

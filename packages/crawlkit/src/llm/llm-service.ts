@@ -94,6 +94,14 @@ const MISSING_MODEL =
 /** The model tasks whose input is fitted to the context, each with its own instructions around the page. */
 type Feature = 'summary' | 'answer' | 'extract' | 'compare';
 
+/** What a result may miss when its input was cut, said after how much of the page the model was given. */
+const TRIM_CONSEQUENCE: Record<Feature, string> = {
+  summary: 'the summary covers that part only',
+  answer: 'the answer is drawn from those passages only',
+  extract: 'fields found only later in the page may be missing',
+  compare: 'changes only later in the page may be missed',
+};
+
 /**
  * The language-model features: json extraction, summaries, change-tracking comparisons and crawl prompts. Without a
  * configured model, features that need one are refused before any fetch and summaries fall back to an extractive
@@ -151,8 +159,9 @@ export class LlmService {
     throw new CrawlkitError('LLM_NOT_CONFIGURED', `The ${feature} needs a language model: ${MISSING_MODEL}`);
   }
 
-  #trim(markdown: string, maxTokens: number, warnings: string[]): string {
-    const trimmed = trimToTokenBudget(markdown, maxTokens);
+  /** `markdown` cut to `maxTokens`; the cut's warning, with what the `feature`'s result may miss, to `warnings`. */
+  #trim(markdown: string, maxTokens: number, warnings: string[], feature: Feature): string {
+    const trimmed = trimToTokenBudget(markdown, maxTokens, TRIM_CONSEQUENCE[feature]);
     if (trimmed.warning) warnings.push(trimmed.warning);
     return trimmed.text;
   }
@@ -200,7 +209,7 @@ export class LlmService {
         () =>
           generatePlainText(options, {
             instructions: SUMMARY_SYSTEM,
-            prompt: summaryPrompt(this.#trim(markdown, budget, notes)),
+            prompt: summaryPrompt(this.#trim(markdown, budget, notes, 'summary')),
             ...(signal ? { signal } : {}),
             onRetryWait: progress?.retryWait?.bind(progress),
           }),
@@ -228,7 +237,7 @@ export class LlmService {
         () =>
           generatePlainText(options, {
             instructions: ANSWER_SYSTEM,
-            prompt: answerPrompt(question, this.#trim(passages, budget, notes)),
+            prompt: answerPrompt(question, this.#trim(passages, budget, notes, 'answer')),
             ...(signal ? { signal } : {}),
             onRetryWait: progress?.retryWait?.bind(progress),
           }),
@@ -247,7 +256,7 @@ export class LlmService {
     const options = this.#model('json format');
     const warnings: string[] = [];
     const { value, usage } = await this.#fit(options, 'extract', [input.markdown], warnings, (budget, notes) =>
-      this.#extractFrom(options, this.#trim(input.markdown, budget, notes), input),
+      this.#extractFrom(options, this.#trim(input.markdown, budget, notes, 'extract'), input),
     );
     return { value, usage, warnings };
   }
@@ -287,7 +296,7 @@ export class LlmService {
     if (input.schema !== undefined) {
       const version = (markdown: string) =>
         this.#fit(options, 'extract', [markdown], warnings, (budget, notes) =>
-          this.#extractFrom(options, this.#trim(markdown, budget, notes), input),
+          this.#extractFrom(options, this.#trim(markdown, budget, notes, 'extract'), input),
         );
       const [previous, current] = await Promise.all([version(input.previous), version(input.current)]);
       return {
@@ -304,8 +313,8 @@ export class LlmService {
           instructions: COMPARE_SYSTEM,
           prompt: comparePrompt(
             input.prompt,
-            this.#trim(input.previous, half, notes),
-            this.#trim(input.current, half, notes),
+            this.#trim(input.previous, half, notes, 'compare'),
+            this.#trim(input.current, half, notes, 'compare'),
           ),
           check: (value) => (isObject(value) ? undefined : 'the answer must be a JSON object'),
           ...(input.signal ? { signal: input.signal } : {}),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { scrapeRequestSchema } from '../v2/scrape-options.js';
 import { parseModelJson } from './json-text.js';
 import { prepareSchema, toJsonSchema, validateAgainst } from './schema.js';
-import { trimToTokenBudget } from './token-budget.js';
+import { tidyCut, trimToTokenBudget } from './token-budget.js';
 
 describe('prepareSchema', () => {
   it('normalises per reference §3.2, at every depth', () => {
@@ -149,5 +149,34 @@ describe('trimToTokenBudget', () => {
     expect(trimmed.text.length).toBeLessThan(long.length / 5);
     expect(long.startsWith(trimmed.text)).toBe(true);
     expect(trimmed.warning).toMatch(/more tokens \(\d+\) than the maximum we allow \(500\)/);
+    // at a word's end, not inside 'gamma'
+    expect(trimmed.text).toMatch(/(alpha|beta|gamma|delta)$/);
+    expect(trimmed.warning).toMatch(
+      new RegExp(
+        `automatically trimmed\\. The model was given the first ${trimmed.text.length.toLocaleString('en-US')} ` +
+          'of 46,000 characters \\(\\d+%\\)\\.$',
+      ),
+    );
+    expect(trimToTokenBudget(long, 500, 'fields may be missing').warning).toMatch(/\(\d+%\): fields may be missing\.$/);
+  });
+});
+
+describe('tidyCut', () => {
+  it('ends the cut at a line or sentence end, else a word end in its last tenth, else where it is', () => {
+    const text = `${'x'.repeat(95)}\nOne two, three four`;
+    // mid-word at 'thr|ee': back to the line end
+    expect(tidyCut(text, 103)).toBe('x'.repeat(95));
+    // the later of a line and a sentence end
+    expect(tidyCut(`${'x'.repeat(95)}\nOne two. Three four`, 104)).toBe(`${'x'.repeat(95)}\nOne two.`);
+    const prose = `${'word '.repeat(19)}said. Then more words`;
+    expect(tidyCut(prose, prose.length - 3)).toBe(`${'word '.repeat(19)}said. Then more`);
+    expect(tidyCut(prose, 102)).toBe(`${'word '.repeat(19)}said.`);
+    expect(tidyCut(`${'word '.repeat(19)}saying so`, 99)).toBe('word '.repeat(19).trimEnd());
+    // a cut right before a space or a line end stays where it is
+    expect(tidyCut(prose, 100)).toBe(`${'word '.repeat(19)}said.`);
+    expect(tidyCut(text, 95)).toBe('x'.repeat(95));
+    // no end in the last tenth: the cut as it is
+    expect(tidyCut('y'.repeat(200), 150)).toBe('y'.repeat(150));
+    expect(tidyCut('short', 10)).toBe('short');
   });
 });

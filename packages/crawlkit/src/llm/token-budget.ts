@@ -22,27 +22,69 @@ export function estimateTokens(text: string): number {
   return Math.round((sample * text.length) / SAMPLE_CHARS);
 }
 
+/** How far back from the token budget's end a cut may move to end at a line or sentence: a tenth of what is kept. */
+const TIDY_SHARE = 0.1;
+
 /**
- * Trims the model input to at most `maxTokens` tokens. Token counts are estimates (the tokenizer of an arbitrary
- * model is not known), which is why the default budget leaves headroom below common context sizes.
+ * The first `length` characters of `text`, ended where a line or a sentence ends (the later), else a word ends, when
+ * one does in their last tenth; otherwise all of them. A token-budget slice ends wherever the budget runs out,
+ * mid-line and mid-word.
  */
-export function trimToTokenBudget(text: string, maxTokens: number): TrimmedInput {
+export function tidyCut(text: string, length: number): string {
+  if (length >= text.length) return text;
+  const floor = Math.floor(length * (1 - TIDY_SHARE));
+  // One character past the cut: an end right at it counts.
+  const tail = text.slice(floor, length + 1);
+  let end = tail.lastIndexOf('\n');
+  for (const sentence of tail.matchAll(/[.!?][)\]"'’”]*(?=\s)/g)) {
+    end = Math.max(end, sentence.index + sentence[0].length);
+  }
+  if (end > 0) return text.slice(0, floor + end).trimEnd();
+  for (let i = tail.length - 1; i > 0; i--) if (/\s/.test(tail[i]!)) return text.slice(0, floor + i);
+  return text.slice(0, length);
+}
+
+/**
+ * The sentence that says how much of the input the model was given, and what follows for the feature
+ * (`consequence`, e.g. "fields found only later in the page may be missing").
+ */
+function reachSentence(sent: number, total: number, consequence: string | undefined): string {
+  const share = Math.floor((sent / total) * 100);
+  const count = (n: number) => n.toLocaleString('en-US');
+  const percent = share < 1 ? 'less than 1%' : `${share}%`;
+  const then = consequence ? `: ${consequence}` : '';
+  return `The model was given the first ${count(sent)} of ${count(total)} characters (${percent})${then}.`;
+}
+
+/**
+ * Trims the model input to at most `maxTokens` tokens, ending at a line, sentence or word end (`tidyCut`). Token
+ * counts are estimates (the tokenizer of an arbitrary model is not known), which is why the default budget leaves
+ * headroom below common context sizes. The warning is the reference's sentence followed by how much of the input was
+ * sent and `consequence` (what a reader of the result may miss).
+ */
+export function trimToTokenBudget(text: string, maxTokens: number, consequence?: string): TrimmedInput {
   // Every token is at least one character: short input needs no estimate.
   if (text.length <= maxTokens) return { text };
   let tokens: number;
   try {
     tokens = estimateTokens(text);
   } catch {
+    const cut = tidyCut(text, maxTokens * 3);
     return {
-      text: text.slice(0, maxTokens * 3),
-      warning: `Failed to derive number of LLM tokens the extraction might use -- the input has been automatically trimmed to the maximum number of tokens (${maxTokens}) we support.`,
+      text: cut,
+      warning:
+        `Failed to derive number of LLM tokens the extraction might use -- the input has been automatically trimmed ` +
+        `to the maximum number of tokens (${maxTokens}) we support. ${reachSentence(cut.length, text.length, consequence)}`,
     };
   }
   if (tokens <= maxTokens) return { text };
   const head = text.slice(0, maxTokens * MAX_CHARS_PER_TOKEN);
+  const cut = tidyCut(text, sliceByTokens(head, 0, maxTokens).length);
   return {
-    text: sliceByTokens(head, 0, maxTokens),
-    warning: `The extraction content would have used more tokens (${tokens}) than the maximum we allow (${maxTokens}). -- the input has been automatically trimmed.`,
+    text: cut,
+    warning:
+      `The extraction content would have used more tokens (${tokens}) than the maximum we allow (${maxTokens}). -- ` +
+      `the input has been automatically trimmed. ${reachSentence(cut.length, text.length, consequence)}`,
   };
 }
 

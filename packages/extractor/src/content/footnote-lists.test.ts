@@ -1,6 +1,7 @@
 /** Main content keeps the notes the page's own footnote references point to, though they sit in an `<aside>`. */
 import { describe, expect, it } from 'vitest';
 
+import { explainPage } from '../explain/index.js';
 import { extractPage } from '../page.js';
 import { page, prose } from './__fixtures__/synthetic-page.js';
 
@@ -34,5 +35,34 @@ describe('main content: footnote lists', () => {
     expect(md).toContain('A claim[^1].');
     expect(md).toContain('[^1]: The source of the claim.');
     expect(md).not.toContain('Related posts');
+  });
+
+  it('keeps a "Footnotes" section the text\'s references point into (PMC), and drops one no reference reaches', () => {
+    const html = (ref: string) =>
+      `<article><h1>Sleep and memory</h1>${prose('study', 3)}` +
+      `<p>Participants slept in the laboratory for two nights${ref}.</p>` +
+      '<section class="fn-group" id="fn-group1"><h2 class="pmc_sec_title">Footnotes</h2>' +
+      '<div class="fn p" id="fn1"><sup>1</sup><p>Two participants slept at home, with a portable recorder.</p>' +
+      '</div></section></article>';
+    const article = (ref: string) => markdown(html(ref));
+    const ref = '<sup><a href="#fn1" class="usa-link" aria-describedby="fn1">1</a></sup>';
+    const linked = article(ref);
+    expect(linked).toContain('## Footnotes');
+    expect(linked).toContain('Two participants slept at home, with a portable recorder.');
+    const unlinked = article('');
+    expect(unlinked).not.toContain('Footnotes');
+    expect(unlinked).not.toContain('Two participants slept at home');
+    const block = explainPage(page(html(ref)), { url: 'https://pmc.test/1' }).blocks.find((b) =>
+      b.text.includes('Two participants'),
+    );
+    expect(block).toMatchObject({ verdict: 'kept', rule: 'footnote-section' });
+  });
+
+  it('still drops a "References" list the text cites with superscript links (issue 42)', () => {
+    const md = markdown(
+      `<article><h1>Prizes</h1>${prose('prize', 3)}<p>The prize was first given in 1901<sup><a href="#cite1">[1]</a>` +
+        '</sup>.</p><h2>References</h2><ol><li id="cite1">The Nobel Foundation, 2001.</li></ol></article>',
+    );
+    expect(md).not.toContain('The Nobel Foundation, 2001.');
   });
 });

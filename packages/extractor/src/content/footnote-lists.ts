@@ -22,6 +22,14 @@ export function isFootnoteList(el: Element): boolean {
   const role = el.attribs['role'];
   const cls = el.attribs['class'];
   if (!(role !== undefined && NOTE_ROLES.has(role)) && !(cls !== undefined && NOTE_CLASS.test(cls))) return false;
+  return holdsNoteTarget(el);
+}
+
+/**
+ * Whether a footnote reference of the page points into `el` (to it or to an element inside it): the text's own notes,
+ * wherever they sit and whatever their heading ("Footnotes" above PMC's `fn-group`).
+ */
+export function holdsNoteTarget(el: Element): boolean {
   const refs = noteRefs(el);
   if (refs.size === 0) return false;
   for (const e of [el, ...elements(el)]) {

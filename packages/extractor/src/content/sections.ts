@@ -5,6 +5,7 @@ import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { elements, textOf } from '../dom/walk.js';
 import { AD_HEADING } from './ad-labels.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
+import { holdsNoteTarget } from './footnote-lists.js';
 import type { Measure, Measures } from './measure.js';
 import { isPaywallHeading } from './paywall.js';
 import {
@@ -12,6 +13,7 @@ import {
   COMMENTS_HEADING,
   FURNITURE_HEADING,
   FURNITURE_HEADING_PHRASE,
+  NOTES_HEADING,
   POINTER_HEADING,
   SEE_ALSO,
 } from './phrases/headings.js';
@@ -75,7 +77,7 @@ export function dropFurnitureSection(el: Element, m: Measure, ctx: SectionContex
   const bold = level === 0 && article ? boldLabelText(el, m) : null;
   if (bold !== null && isFurnitureHeading(bold)) {
     const fate = dropSection(el, BOLD_LABEL_LEVEL, measures, ARTICLE_SECTION_SHARE * total, container, doomed, trace);
-    if (fate !== 'large') doomed.drop(el, 'furniture-heading');
+    if (fate !== 'large' && fate !== 'notes') doomed.drop(el, 'furniture-heading');
     return true;
   }
   if (level === 0 || m.text >= 60) return false;
@@ -96,9 +98,10 @@ export function dropFurnitureSection(el: Element, m: Measure, ctx: SectionContex
 
 /**
  * What became of a furniture heading's section: `dropped` with it, `kept` as the text's own (the guard of wrapped,
- * label and ambiguous headings), or `large`: kept, too large a share of the container to be furniture.
+ * label and ambiguous headings), `large`: kept, too large a share of the container to be furniture, or `notes`:
+ * kept with its heading, the text's footnote references pointing into it.
  */
-type SectionFate = 'dropped' | 'kept' | 'large';
+type SectionFate = 'dropped' | 'kept' | 'large' | 'notes';
 
 /**
  * After a furniture heading: drop the rest of its section, i.e. the following siblings up to the next heading of
@@ -130,9 +133,13 @@ function dropSection(
   // section must be furniture-like too (linked titles, not a story's intro or a live blog's updates)
   const label = headingLevel(heading) === 0;
   const guarded = start !== heading || label || ambiguous;
+  // the text's own notes, which its footnote references point into, stay under their heading
+  const noted = (section: readonly AnyNode[]) =>
+    NOTES_HEADING.test(textOf(heading).trim()) && section.some((n) => isTag(n) && holdsNoteTarget(n));
   const pm = isTag(parent) ? measures.get(parent) : undefined;
   // the heading opens its own wrapper: drop the wrapper when it is small
   if (pm && isTag(parent) && parent !== container && pm.text < limit && firstTag(parent) === start) {
+    if (noted([parent])) return notes([parent], trace);
     if (!label || pm.link >= WRAPPED_SECTION_LINKS * (pm.text - (measures.get(start)?.text ?? 0)))
       doomed.drop(parent, 'furniture-section');
     return 'dropped';
@@ -164,6 +171,7 @@ function dropSection(
     }
     run.push(n);
   }
+  if (noted(run)) return notes(run, trace);
   // not teasers: the section stays (and an ambiguous heading with it)
   if (guarded && links < WRAPPED_SECTION_LINKS * size) {
     if (start !== heading) doomed.drop(start, 'furniture-heading');
@@ -184,6 +192,12 @@ function dropSection(
 }
 
 /** A block of prose (sentence punctuation or a long run of text) with under 10% links: not a pointer's links. */
+/** A section kept for the footnotes the text points into: its blocks marked so for `explain`. */
+function notes(section: readonly AnyNode[], trace: Trace | undefined): 'notes' {
+  for (const n of section) if (isTag(n)) trace?.mark(n, 'footnote-section');
+  return 'notes';
+}
+
 function isLinklessProse(el: Element, measures: Measures): boolean {
   const m = measures.get(el);
   return m !== undefined && m.text >= POINTER_PROSE_MIN && m.prose > 0 && m.link < 0.1 * m.text;

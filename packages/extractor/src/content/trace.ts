@@ -21,6 +21,8 @@ export type KeepRule =
   | 'index'
   /** a section under a furniture heading that is 30% or more of the container */
   | 'large-section'
+  /** a section under a furniture heading ("Footnotes") that the text's footnote references point into */
+  | 'footnote-section'
   /** a grid of teaser cards kept by the position and prose guards (a listing) */
   | 'teaser-grid'
   /** a grid of items above a longer block of prose, where the container walk stopped (`item-grids.ts`) */

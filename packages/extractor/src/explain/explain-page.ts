@@ -88,6 +88,7 @@ const KEEP_REASONS: Record<ExplainKeepRule, string> = {
   discussion: 'a comment section beside too little other prose: the page is its discussion',
   index: 'lists of short links that together are half of the container: an index',
   'large-section': 'a section under a furniture heading, but 30% or more of the container',
+  'footnote-section': "a section under a furniture heading, but the text's footnote references point into it",
   'teaser-grid': 'teaser cards kept by the position and prose guards (a listing)',
   'item-grid': 'a grid of items above a longer block of prose (a collection above its description)',
   lede: "the story's intro between its title and the container",

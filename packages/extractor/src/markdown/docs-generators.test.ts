@@ -63,6 +63,23 @@ describe('htmlToMarkdown: math, footnotes, links and quotes as docs generators w
     expect(md(html)).toBe('So $x=2$ holds.');
   });
 
+  it("writes MediaWiki's TeX without its style wrapper, only when the wrapper encloses the whole formula", () => {
+    const mediawiki = (tex: string, display = false) =>
+      `<math xmlns="http://www.w3.org/1998/Math/MathML"${display ? ' display="block"' : ''} alttext="${tex}">` +
+      `<semantics><mrow><mi>x</mi></mrow><annotation encoding="application/x-tex">${tex}</annotation></semantics></math>`;
+    const html =
+      `<p>Square ${mediawiki('{\\displaystyle x^{2}}')}, text ${mediawiki('{\\textstyle {\\frac {1}{2}}}')}, ` +
+      `small ${mediawiki('{\\scriptstyle \\{a\\}}')}, two ${mediawiki('{\\displaystyle a}+{\\displaystyle b}')}, ` +
+      `escaped ${mediawiki('{\\displaystyle \\{}')}, open ${mediawiki('{\\displaystyle {x}')}.</p>` +
+      mediawiki('{\\displaystyle \\sum _{i=1}^{n}i}', true) +
+      // alttext alone, as MediaWiki's older output and other generators carry it
+      '<p>Alt <math alttext="{\\displaystyle \\alpha }"><mi>α</mi></math>.</p>';
+    expect(md(html)).toBe(
+      'Square $x^{2}$, text ${\\frac {1}{2}}$, small $\\{a\\}$, two ${\\displaystyle a}+{\\displaystyle b}$, escaped ' +
+        '$\\{$, open ${\\displaystyle {x}$.\n\n$$\n\\sum _{i=1}^{n}i\n$$\n\nAlt $\\alpha$.',
+    );
+  });
+
   it('writes the TeX source that Sphinx and pymdownx leave for MathJax as $...$, and anything else as it is', () => {
     const html =
       '<p>Energy <span class="arithmatex">\\(E = mc^2\\)</span>, mean ' +

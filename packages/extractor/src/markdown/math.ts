@@ -76,6 +76,30 @@ function join(parts: readonly string[]): string {
 /** Braces around anything longer than one symbol. */
 const group = (s: string): string => (s.length === 1 || /^\\[A-Za-z]+$/.test(s) ? s : `{${s}}`);
 
+/** MediaWiki's style wrapper at the start of a formula's TeX: `{\displaystyle `, `{\textstyle `, … */
+const STYLE_WRAPPER = /^\{\s*\\(?:displaystyle|textstyle|scriptstyle|scriptscriptstyle)(?![A-Za-z])\s*/;
+
+/**
+ * The TeX without MediaWiki's style wrapper (`{\displaystyle x^{2}}` is `x^{2}`): the page's markup sets the
+ * formula's size, the wrapper only repeats it. Only a wrapper whose brace closes at the very end is taken off
+ * (`{\displaystyle a}+b` stays as it is); `\{` and `\}` are not braces.
+ */
+function withoutStyleWrapper(tex: string): string {
+  const wrapper = STYLE_WRAPPER.exec(tex);
+  if (!wrapper) return tex;
+  let depth = 0;
+  for (let i = 0; i < tex.length; i++) {
+    const ch = tex[i];
+    if (ch === '\\') i++;
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) {
+      const inner = i === tex.length - 1 ? tex.slice(wrapper[0].length, -1).trim() : '';
+      return inner || tex;
+    }
+  }
+  return tex;
+}
+
 function elementsOf(node: MathNode): MathNode[] {
   return node.children.filter((c): c is MathNode => typeof c !== 'string');
 }
@@ -91,7 +115,7 @@ function toLatex(node: MathNode | string, depth: number): string {
       const tex = kids.find(
         (k) => k.name === 'annotation' && /^(?:application\/x-tex|text\/x-latex)$/i.test(k.attribs.encoding ?? ''),
       );
-      return tex ? textOf(tex).trim() : arg(0);
+      return tex ? withoutStyleWrapper(textOf(tex).trim()) : arg(0);
     }
     case 'annotation':
     case 'annotation-xml':
@@ -192,7 +216,7 @@ export class MathCapture implements Capture {
     const alt = this.#root.attribs.alttext?.trim();
     const semantics = elementsOf(this.#root);
     const hasTex = semantics.some((k) => k.name === 'semantics');
-    if (alt && !hasTex) return alt;
+    if (alt && !hasTex) return withoutStyleWrapper(alt);
     return toLatex(this.#root, 0).trim();
   }
 }

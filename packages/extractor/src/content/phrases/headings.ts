@@ -149,3 +149,14 @@ const SEE_ALSO_LABELS = phraseTable(String.raw`
 `);
 
 export const SEE_ALSO = anyOf(SEE_ALSO_LABELS, '^', '$');
+
+/**
+ * Headings of the text's own notes ("Footnotes", PMC's `fn-group`): the section stays when the text's footnote
+ * references point into it. Not "References": a bibliography the text cites goes (issue 42), cited or not.
+ */
+const NOTES_HEADINGS = phraseTable(String.raw`
+  footnotes
+  endnotes
+`);
+
+export const NOTES_HEADING = anyOf(NOTES_HEADINGS, '^', ':?$');
