@@ -1,10 +1,11 @@
 // Short blocks of page furniture inside the container: calls to action, labels, prompts, counters, share icons.
 import { isTag, type Element, type ParentNode } from 'domhandler';
 
-import { elements } from '../dom/walk.js';
+import { elements, textOf } from '../dom/walk.js';
 import { isAdLabel, MAX_AD_LABEL } from './ad-labels.js';
 import { looksLikeAvatar } from './hints.js';
 import type { Measure } from './measure.js';
+import { inSentence } from './in-sentence.js';
 import { isPaywallPrompt } from './paywall.js';
 import { isPhotoCredit, MAX_PHOTO_CREDIT } from './photo-credits.js';
 import { FURNITURE_TEXT } from './phrases/furniture-texts.js';
@@ -71,12 +72,14 @@ const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
  */
 export function furnitureRule(el: Element, m: Measure, total: number, texts: ShortTexts, qa = false): DropRule | null {
   // a FAQ's question in the toggle of its answer stays
-  if (el.name === 'button') return m.text < 0.5 * total && !isQuestionToggle(el) ? 'button' : null;
+  if (el.name === 'button')
+    return m.text < 0.5 * total && !isQuestionToggle(el) && !inSentence(el, textOf(el)) ? 'button' : null;
   // forms without prose: search, sign-up, filters (forum software wraps whole threads in a form)
   if (el.name === 'form') return m.value < 200 ? 'form' : null;
   if (m.text > MAX_PROMPT) return null;
   // every test below reads a short block's text: read it once
   const text = texts.get(el);
+  if (inSentence(el, text)) return null;
   if (m.text <= 40 && el.name !== 'h1' && FURNITURE_TEXT.test(text)) return 'furniture-text';
   if (m.link < 0.5 * m.text && (PROMPT_TEXT.test(text) || isReaderAppeal(text))) return 'reader-prompt';
   if (isRelatedLink(text, m)) return 'related-link';
