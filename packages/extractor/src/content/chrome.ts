@@ -17,6 +17,7 @@ import {
   looksLikeTestimonials,
 } from './hints.js';
 import { isFootnoteList } from './footnote-lists.js';
+import { inSentence, MAX_SENTENCE_PART } from './in-sentence.js';
 import { detachMeasured, type Measure, type Measures } from './measure.js';
 import { CODE_TAGS } from './tags.js';
 import { ruleOff, type DropRule, type Trace } from './trace.js';
@@ -142,7 +143,8 @@ function chromeRule(el: Element, m: Measure, tables: () => Set<ParentNode>): Dro
     looksLikeChrome(el) &&
     !looksLikeContent(el) &&
     !(m.prose >= FOOTER_PROSE && isComponentFooter(el)) &&
-    !isFootnoteList(el)
+    !isFootnoteList(el) &&
+    !(m.text <= MAX_SENTENCE_PART && inSentence(el))
   ) {
     return 'chrome';
   }

@@ -1,7 +1,7 @@
 // Short blocks of page furniture inside the container: calls to action, labels, prompts, counters, share icons.
 import { isTag, type Element, type ParentNode } from 'domhandler';
 
-import { elements, textOf } from '../dom/walk.js';
+import { elements } from '../dom/walk.js';
 import { isAdLabel, MAX_AD_LABEL } from './ad-labels.js';
 import { looksLikeAvatar } from './hints.js';
 import type { Measure } from './measure.js';
@@ -72,8 +72,7 @@ const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
  */
 export function furnitureRule(el: Element, m: Measure, total: number, texts: ShortTexts, qa = false): DropRule | null {
   // a FAQ's question in the toggle of its answer stays
-  if (el.name === 'button')
-    return m.text < 0.5 * total && !isQuestionToggle(el) && !inSentence(el, textOf(el)) ? 'button' : null;
+  if (el.name === 'button') return m.text < 0.5 * total && !isQuestionToggle(el) && !inSentence(el) ? 'button' : null;
   // forms without prose: search, sign-up, filters (forum software wraps whole threads in a form)
   if (el.name === 'form') return m.value < 200 ? 'form' : null;
   if (m.text > MAX_PROMPT) return null;

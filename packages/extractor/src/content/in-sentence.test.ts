@@ -7,19 +7,21 @@ import { articleHead, expectOnly, markdownOf, newsPage, storyEndingWith } from '
 const closing = `<p>The lanes will be reviewed after a year, the council said in its closing statement on Monday night.</p>`;
 
 describe('calls to action inside a sentence', () => {
-  it('keeps a link, a button and a list of buttons that the sentence reads', () => {
+  it('keeps a link, a button, a list of buttons and a link of a chrome class that the sentence reads', () => {
     const body =
       `<p>For details of how your answers are kept, please see our <a href="/privacy">Privacy Policy</a>.</p>` +
       `<p>Ready to take part? <a href="/contact">Contact us</a> at the town hall before the next meeting.</p>` +
       `<p>The plan was drawn up, according to <button type="button">Jane Doe</button>, a planner at the council.</p>` +
       `<p>Residents rated the scheme highly for: <button>safety</button>, <button>quiet</button>, <button>price</button>` +
-      `</p>${closing}`;
+      `</p><p>Most of the new lanes run past a <a class="recommendation-inline-link" href="/g">vegetable garden</a>.</p>` +
+      closing;
     const { markdown } = markdownOf(newsPage(storyEndingWith(body), { head: articleHead }));
     expectOnly(markdown, [
       'please see our [Privacy Policy](',
       '[Contact us](',
       'according to Jane Doe, a planner',
       'safety, quiet, price',
+      'past a [vegetable garden](',
     ]);
   });
 
