@@ -24,6 +24,7 @@ const page = `<!doctype html><html><head><title>Bike lanes</title><meta property
 <p>${story[0]}</p><p>${story[1]} <a class="btn" href="/subscribe">Subscribe now</a></p>
 <figure><img src="/dawn.jpg" alt="Harbour Road"><figcaption>${caption}</figcaption></figure>
 <p>${story[2]}</p>
+<div class="actions"><button type="button"><span class="sr-only">Add to favourites. 3 readers saved this</span></button></div>
 <p class="note" hidden>A hidden note that readers never see on the page itself.</p>
 <h2>Related articles</h2><ul><li><a href="/local/budget">${related}</a></li><li><a href="/local/bakery">New bakery opens in the old post office on Market Square</a></li></ul>
 </article></main>
@@ -80,6 +81,14 @@ describe('explainPage: every block with its verdict and the rule that decided', 
     expect(blockOf(explained, story[1]!)).toMatchObject({
       verdict: 'kept',
       droppedParts: [{ text: 'Subscribe now', rule: 'furniture-text' }],
+    });
+  });
+
+  it('drops a block whose every word went with a part a rule dropped (a screen-reader label in a button)', () => {
+    expect(blockOf(explained, 'Add to favourites')).toMatchObject({
+      verdict: 'dropped',
+      rule: 'hidden',
+      decidedAt: 'body > main > article > div:nth-of-type(2) > button > span',
     });
   });
 

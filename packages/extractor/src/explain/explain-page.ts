@@ -164,7 +164,17 @@ export function explainPage(html: string, options: ExplainOptions): ExplainedPag
       const rule: ExplainKeepRule =
         kept ??
         (source === 'include-tags' || source === 'whole-page' ? source : source === 'page' ? 'page' : 'container');
-      const droppedParts = partsDropped(inline, trace);
+      const lost = partsDropped(inline, trace);
+      // a block whose every word went with its inline parts (a screen-reader label inside a dropped button) is dropped
+      const whole = lost && wholeText(lost) === text.replace(/\s+/g, '') ? lost[0] : undefined;
+      if (whole) {
+        const at = twin.get(whole.el)!;
+        decisions[index] = at;
+        const { rule: partRule } = whole;
+        const { says, module } = DROP_RULES[partRule];
+        return { ...base, verdict: 'dropped', rule: partRule, reason: says, module, decidedAt: handles.path(at) };
+      }
+      const droppedParts = lost?.map(({ text, rule }) => ({ text, rule }));
       return { ...base, verdict: 'kept', rule, reason: KEEP_REASONS[rule], ...(droppedParts ? { droppedParts } : {}) };
     }
     // still in the page as parsed: outside the container (or outside every includeTags match); detached by no rule
@@ -239,9 +249,18 @@ function follow(
   return { root: node, ...(dropped ? { dropped } : {}), ...(kept ? { kept } : {}) };
 }
 
+interface DroppedPart {
+  el: Element;
+  text: string;
+  rule: DropRule;
+}
+
+/** The text of dropped parts without whitespace, to compare with their block's. */
+const wholeText = (parts: DroppedPart[]): string => parts.map((p) => p.text.replace(/\s+/g, '')).join('');
+
 /** The inline elements of a kept block that a rule dropped (each once: not those inside a dropped one). */
-function partsDropped(inline: Element[], trace: Trace): ExplainedBlock['droppedParts'] {
-  const out: NonNullable<ExplainedBlock['droppedParts']> = [];
+function partsDropped(inline: Element[], trace: Trace): DroppedPart[] | undefined {
+  const out: DroppedPart[] = [];
   let last: Element | null = null;
   for (const el of inline) {
     if (last && contains(last, el)) continue;
@@ -249,7 +268,7 @@ function partsDropped(inline: Element[], trace: Trace): ExplainedBlock['droppedP
     if (!rule) continue;
     last = el;
     const text = textOf(el);
-    if (text) out.push({ text, rule });
+    if (text) out.push({ el, text, rule });
   }
   return out.length ? out : undefined;
 }
