@@ -13,6 +13,7 @@ describe('calls to action inside a sentence', () => {
       `<p>Ready to take part? <a href="/contact">Contact us</a> at the town hall before the next meeting.</p>` +
       `<p>The plan was drawn up, according to <button type="button">Jane Doe</button>, a planner at the council.</p>` +
       `<p>Residents rated the scheme highly for: <button>safety</button>, <button>quiet</button>, <button>price</button>` +
+      `</p><p><span>Cyclists who use the first stretch </span><a href="/survey">report</a><span> that it is quieter.</span>` +
       `</p><p>Most of the new lanes run past a <a class="recommendation-inline-link" href="/g">vegetable garden</a>.</p>` +
       closing;
     const { markdown } = markdownOf(newsPage(storyEndingWith(body), { head: articleHead }));
@@ -22,6 +23,7 @@ describe('calls to action inside a sentence', () => {
       'according to Jane Doe, a planner',
       'safety, quiet, price',
       'past a [vegetable garden](',
+      'stretch [report](',
     ]);
   });
 
