@@ -1,3 +1,4 @@
+import { imageSource } from '../dom/lazy-images.js';
 import { collapseWhitespace, escapeBrackets } from './escape.js';
 import { formatDestination, formatTitle, type UrlResolver } from './urls.js';
 
@@ -17,12 +18,7 @@ export function imageMarkdown(
   urls: UrlResolver,
   removeBase64Images: boolean,
 ): string | undefined {
-  let src = attribs.src?.trim();
-  // Lazy-loading pages put a placeholder (often a tiny data: GIF) in src and the image in a data attribute.
-  if (!src || /^data:/i.test(src)) {
-    const lazy = attribs['data-src'] ?? attribs['data-lazy-src'] ?? attribs['data-original'];
-    if (lazy?.trim()) src = lazy.trim();
-  }
+  const src = imageSource(attribs);
   if (!src) return undefined;
   const data = /^data:/i.test(src) ? dataImage(src, removeBase64Images) : undefined;
   const destination = data === BASE64_REMOVED ? data : formatDestination(data ?? urls.resolve(src));
