@@ -65,3 +65,17 @@ describe('media elements of the main content in the images format (reference §1
     expect(out.markdown).not.toMatch(/avif|webp|poster|clip\.mp4|does not support/);
   });
 });
+
+describe('alt text in the markdown', () => {
+  it('escapes what CommonMark would read as emphasis, code or HTML, so a renderer gives back the alt as written', () => {
+    const out = extractPage(
+      article('<img src="/img/chart.png" alt="*Sponsored* chart of 2_000 boats, `v2` <b> and a path C:\\">'),
+      { url, formats: { markdown: true } },
+    );
+    // before: ![*Sponsored* chart of 2_000 boats, `v2` <b> and a path C:\\](…), which renders as the alt
+    // "Sponsored chart of 2_000 boats, v2 <b> and a path C:\" (the stars and backticks taken as markup)
+    expect(out.markdown).toContain(
+      '![\\*Sponsored\\* chart of 2_000 boats, \\`v2\\` \\<b> and a path C:\\\\](http://127.0.0.1/img/chart.png)',
+    );
+  });
+});

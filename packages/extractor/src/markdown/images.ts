@@ -1,5 +1,5 @@
 import { imageSource } from '../dom/lazy-images.js';
-import { collapseWhitespace, escapeBrackets } from './escape.js';
+import { collapseWhitespace, escapeText } from './escape.js';
 import { formatDestination, formatTitle, type UrlResolver } from './urls.js';
 
 /** What a base64 image's URL becomes with `removeBase64Images` (reference §10.6). */
@@ -22,6 +22,7 @@ export function imageMarkdown(
   if (!src) return undefined;
   const data = /^data:/i.test(src) ? dataImage(src, removeBase64Images) : undefined;
   const destination = data === BASE64_REMOVED ? data : formatDestination(data ?? urls.resolve(src));
-  const alt = attribs.alt ? escapeBrackets(collapseWhitespace(attribs.alt).trim()) : '';
+  // escaped as link text is, between the `[` and `]` around it: an alt's `*`, `_` or backticks are its own characters
+  const alt = attribs.alt ? escapeText(collapseWhitespace(attribs.alt).trim(), '[', true, ']') : '';
   return `![${alt}](${destination}${formatTitle(attribs.title)})`;
 }
