@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Page, PaperFormat } from 'puppeteer-core';
 
 import { toCaptureUrl } from './capture-url.js';
+import { LAZY_IMAGES_MS, loadLazyImages } from './lazy-images.js';
 import type { PdfAction, ScreenshotSettings } from './types.js';
 
 /** Where captured images and PDFs go. */
@@ -13,6 +14,16 @@ export interface CaptureOutput {
   outputDir?: string;
   /** Receives a note for each capture that was cut (a full page taller than `MAX_SCREENSHOT_HEIGHT`). */
   warnings?: string[];
+}
+
+/** What a capture may wait for before it is taken. */
+export interface CaptureWaits {
+  /**
+   * The time a full-page capture may spend loading the page's lazy images first (at most `LAZY_IMAGES_MS`), in ms;
+   * 0 takes the page as it is.
+   * @default 0
+   */
+  lazyImagesMs?: number;
 }
 
 /**
@@ -42,7 +53,8 @@ async function emit(bytes: Uint8Array, mime: string, extension: string, output: 
 
 /**
  * Screenshot of `page`: PNG, or JPEG when `quality` is set; the viewport is switched for the capture when
- * `settings.viewport` is given and restored afterwards. A full page taller than `MAX_SCREENSHOT_HEIGHT` is cut
+ * `settings.viewport` is given and restored afterwards. A full page has its lazy images loaded first, within
+ * `waits.lazyImagesMs`. A full page taller than `MAX_SCREENSHOT_HEIGHT` is cut
  * there, with a note in `output.warnings`.
  * @returns a `data:image/png;base64,...` (or `image/jpeg`) URL, or a file path under `output.outputDir`.
  */
@@ -50,6 +62,7 @@ export async function captureScreenshot(
   page: Page,
   settings: ScreenshotSettings = {},
   output: CaptureOutput = {},
+  waits: CaptureWaits = {},
 ): Promise<string> {
   const previous = page.viewport();
   if (settings.viewport) {
@@ -58,6 +71,8 @@ export async function captureScreenshot(
   try {
     const jpeg = settings.quality !== undefined;
     const fullPage = settings.fullPage ?? false;
+    // before the page is measured: an image that loads may make it taller
+    if (fullPage) await loadLazyImages(page, Math.min(LAZY_IMAGES_MS, waits.lazyImagesMs ?? 0));
     const size = fullPage ? await contentSize(page) : undefined;
     const cut = size !== undefined && size.height > MAX_SCREENSHOT_HEIGHT;
     if (cut) {

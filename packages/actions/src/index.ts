@@ -15,7 +15,7 @@ export type { ResolvedAction } from './schema.js';
 export { captureScreenshot, capturePdf, MAX_SCREENSHOT_HEIGHT } from './capture.js';
 export { HTML_CHUNK_CHARS, PageTooLargeError, readPageHtml, type ReadPageHtmlOptions } from './steps/page-html.js';
 export { sleep } from './sleep.js';
-export type { CaptureOutput } from './capture.js';
+export type { CaptureOutput, CaptureWaits } from './capture.js';
 export { readCaptureUrl, toCaptureUrl } from './capture-url.js';
 export type { CaptureData } from './capture-url.js';
 export { ActionError, isActionError, reasonOf } from './errors.js';

@@ -276,7 +276,10 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
       await settle();
       return;
     case 'screenshot':
-      results.screenshots.push(await captureScreenshot(page, action, output));
+      // half the time left at most, for what follows the capture
+      results.screenshots.push(
+        await captureScreenshot(page, action, output, { lazyImagesMs: Math.max(0, ctx.remaining() / 2) }),
+      );
       return;
     case 'scrape': {
       const options = { timeoutMs: Math.max(1, ctx.remaining()), ...(ctx.signal ? { signal: ctx.signal } : {}) };

@@ -1,6 +1,7 @@
 import { isRouteFragment } from '@crawlkit/options/route-fragment';
 import { Document, hasChildren, isComment, isDirective, type AnyNode, type Element } from 'domhandler';
 
+import { imageSource, imageSrcset } from '../dom/lazy-images.js';
 import { selectSafe } from '../dom/select.js';
 import { largestCandidate, parseSrcset, resolveUrl } from '../dom/urls.js';
 import { detachAll, elements, relink } from '../dom/walk.js';
@@ -206,9 +207,8 @@ export function absolutize(
         if (collectLinks && !href.startsWith('#') && /^(https?|mailto):/i.test(resolved)) links.add(resolved);
       }
     } else if (el.name === 'img') {
-      const srcset = attribs.srcset ?? attribs['data-srcset'];
-      const src =
-        attribs.src && !attribs.src.startsWith('data:image/gif') ? attribs.src : (attribs['data-src'] ?? attribs.src);
+      const srcset = imageSrcset(attribs);
+      const src = imageSource(attribs);
       const candidates = srcset ? parseSrcset(srcset) : undefined;
       const best = candidates ? largestCandidate(candidates, src) : src;
       if (candidates) for (const c of candidates) addImage(c.url);

@@ -7,6 +7,7 @@ import { parseHtml } from '../dom/parse.js';
 import { detachAll, relink } from '../dom/walk.js';
 import { isHidden } from './hidden.js';
 import { hiddenPageContent, trimmedLength } from './hidden-page.js';
+import { keptForImages } from './kept-media.js';
 import { isStateData } from './state-data.js';
 import { DROP_TAGS, keptForMarkdown } from './tags.js';
 import { ruleOff, type Trace } from './trace.js';
@@ -87,7 +88,7 @@ export function prune(root: ParentNode, trace?: Trace, reveal = true): void {
       }
     }
     const rule =
-      DROP_TAGS.has(el.name) && !keptForMarkdown(el)
+      DROP_TAGS.has(el.name) && !keptForMarkdown(el) && !keptForImages(el)
         ? 'not-text'
         : isHidden(el) && !ruleOff('hidden')
           ? 'hidden'
@@ -101,7 +102,9 @@ export function prune(root: ParentNode, trace?: Trace, reveal = true): void {
       trace?.drop(el, rule);
       continue;
     }
-    for (const c of el.children) stack.push(c);
+    // a video kept for its poster: its sources, tracks and fallback text are no content
+    if (el.name === 'video') doomed.push(...el.children);
+    else for (const c of el.children) stack.push(c);
   }
   const shown = reveal && hidden.length && !ruleOff('hidden-page') ? hiddenPageContent(hidden, visible) : null;
   for (const el of hidden) {

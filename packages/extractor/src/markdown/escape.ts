@@ -95,11 +95,6 @@ export function escapeLineStart(s: string): string {
   return '\\' + s;
 }
 
-/** Escapes `[`, `]` and `\` in image alt text (which is always inside brackets). */
-export function escapeBrackets(s: string): string {
-  return s.replace(/[[\]\\]/g, '\\$&');
-}
-
 /**
  * Collapses whitespace runs (HTML's space, tab, CR, LF, FF, and also no-break spaces) to one space. A no-break
  * space kept as is would sit inside emphasis markers (`**bold&nbsp;**`) where CommonMark no longer sees them.

@@ -1,4 +1,5 @@
-import { collapseWhitespace, escapeBrackets } from './escape.js';
+import { imageSource } from '../dom/lazy-images.js';
+import { collapseWhitespace, escapeText } from './escape.js';
 import { formatDestination, formatTitle, type UrlResolver } from './urls.js';
 
 /** What a base64 image's URL becomes with `removeBase64Images` (reference §10.6). */
@@ -17,15 +18,11 @@ export function imageMarkdown(
   urls: UrlResolver,
   removeBase64Images: boolean,
 ): string | undefined {
-  let src = attribs.src?.trim();
-  // Lazy-loading pages put a placeholder (often a tiny data: GIF) in src and the image in a data attribute.
-  if (!src || /^data:/i.test(src)) {
-    const lazy = attribs['data-src'] ?? attribs['data-lazy-src'] ?? attribs['data-original'];
-    if (lazy?.trim()) src = lazy.trim();
-  }
+  const src = imageSource(attribs);
   if (!src) return undefined;
   const data = /^data:/i.test(src) ? dataImage(src, removeBase64Images) : undefined;
   const destination = data === BASE64_REMOVED ? data : formatDestination(data ?? urls.resolve(src));
-  const alt = attribs.alt ? escapeBrackets(collapseWhitespace(attribs.alt).trim()) : '';
+  // escaped as link text is, between the `[` and `]` around it: an alt's `*`, `_` or backticks are its own characters
+  const alt = attribs.alt ? escapeText(collapseWhitespace(attribs.alt).trim(), '[', true, ']') : '';
   return `![${alt}](${destination}${formatTitle(attribs.title)})`;
 }

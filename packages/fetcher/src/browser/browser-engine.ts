@@ -344,7 +344,8 @@ export class BrowserEngine {
     const read = { timeoutMs: Math.max(1, remaining()), signal };
     const result = await this.#capture(page, mainResponse, request, { startedAt, ttfbMs, read });
     if (request.screenshot) {
-      result.screenshot = await captureScreenshot(page, request.screenshot, output);
+      const lazyImagesMs = Math.max(0, remaining() - reserveMs); // what is left before the capture's own reserve
+      result.screenshot = await captureScreenshot(page, request.screenshot, output, { lazyImagesMs });
     }
     if (warnings.length) result.warnings = warnings;
     if (actions) result.actions = actions;

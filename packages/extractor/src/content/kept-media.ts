@@ -1,0 +1,13 @@
+// Media elements the main content keeps for the `images` format, though they hold no text.
+import { isTag, type Element } from 'domhandler';
+
+/**
+ * Elements of `DROP_TAGS` that the pruned page keeps for the `images` format, which lists a `<picture>`'s
+ * `<source srcset>` candidates (an AVIF or WebP beside the `<img>` fallback) and a `<video>`'s poster (reference
+ * §10.5). The markdown converter skips both, so the markdown is the same with or without them.
+ */
+export function keptForImages(el: Element): boolean {
+  if (el.name === 'source')
+    return !!el.attribs['srcset'] && !!el.parent && isTag(el.parent) && el.parent.name === 'picture';
+  return el.name === 'video' && !!el.attribs['poster'];
+}
