@@ -19,6 +19,7 @@ import { RubyCapture } from './ruby.js';
 import { BOUNDARY, MARK, NONE, PARA, Stack, SUP } from './stack.js';
 import { TabFrames } from './tab-frames.js';
 import { TableFrames } from './table-frames.js';
+import { DefinitionLists } from './definitions.js';
 import { mayHoldTex, texOf } from './tex-source.js';
 import * as T from './tags.js';
 import { Output } from './output.js';
@@ -69,6 +70,7 @@ export class Converter implements HtmlSink {
   readonly #frames = this.#stack.frames;
   readonly #lists: ListFrames;
   readonly #tables: TableFrames;
+  readonly #definitions = new DefinitionLists(this.#stack);
   readonly #callouts: CalloutFrames;
   readonly #tabs: TabFrames;
   readonly #links: LinkContext;
@@ -155,6 +157,8 @@ export class Converter implements HtmlSink {
         this.#frames.push(PARA);
         this.#paragraphs++;
         return true;
+      case T.DEFINITION_LIST:
+        return this.#definitions.open(cur);
       case T.TERM:
         return this.#openTerm(attribs.id, cur);
       case T.BREAK:
@@ -430,6 +434,7 @@ export class Converter implements HtmlSink {
 
   #openTerm(id: string | undefined, cur: Container): boolean {
     cur.boundary();
+    this.#definitions.sawTerm();
     // docutils 0.17 write a footnote as `<dt class="label" id="id3">` (its back-link) and a `<dd>` (the note)
     this.#noteTerm = id !== undefined ? this.#footnotes.label(id) : undefined;
     const outer = this.#selfId;
@@ -511,8 +516,8 @@ export class Converter implements HtmlSink {
       close: () => {
         stack.pop();
         stack.nesting--;
-        const text = joinBlocks(definition.takeBlocks(), false);
-        if (text !== '') stack.cur.pushBlock({ kind: 'dd', text: prefixLines(text, ': ', '  ', '') });
+        const block = this.#definitions.definition(definition.takeBlocks());
+        if (block) stack.cur.pushBlock(block);
         this.#budget.check();
       },
     });
