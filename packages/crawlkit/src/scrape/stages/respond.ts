@@ -49,9 +49,7 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   if (actions) document.actions = actions;
   const errorPage = errorPageNote(page.status);
   // an error page is seldom an article: after its status, "No main content was found" is noise
-  const warnings = errorPage
-    ? [errorPage, ...state.warnings.filter((w) => w !== WHOLE_PAGE_WARNING)]
-    : state.warnings;
+  const warnings = errorPage ? [errorPage, ...state.warnings.filter((w) => w !== WHOLE_PAGE_WARNING)] : state.warnings;
   if (warnings.length) document.warning = warnings.join(' ');
   if (state.llmUsage) document.metadata.llmUsage = state.llmUsage;
   const credits = documentCredits({
