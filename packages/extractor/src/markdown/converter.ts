@@ -255,6 +255,7 @@ export class Converter implements HtmlSink {
       this.#capture.text(data);
       return;
     }
+    this.#cents.text(data, this.#stack.cur);
     if (data.length <= TEXT_SLICE) {
       this.#stack.cur.text(data);
       return;
@@ -294,6 +295,7 @@ export class Converter implements HtmlSink {
     else if (frame === SUP) {
       this.#sup--;
       this.#stack.cur.closeMark();
+      if (!this.#options.rawHtml) this.#cents.closed(this.#stack.cur);
     }
     const hints = this.#hints;
     while (hints.length > 0 && hints[hints.length - 1]!.depth > this.#frames.length) hints.pop();
