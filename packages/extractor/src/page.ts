@@ -43,6 +43,11 @@ export interface ExtractPageOptions {
   removeBase64Images?: boolean;
   /** Markdown in raw-HTML mode (`MarkdownOptions.rawHtml`). @default false */
   markdownRawHtml?: boolean;
+  /**
+   * Keep figure captions in the main content, written as an italic line under the image (`MarkdownOptions.captions`).
+   * @default false
+   */
+  markdownCaptions?: boolean;
   /** Which outputs to compute; the others cost nothing. */
   formats: {
     markdown?: boolean;
@@ -104,7 +109,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   } else if (onlyMainContent) {
     // v2's order: excludeTags match the page as served (`body > main > p`), before the main content is lifted out
     removeExcluded(document, options.excludeTags, out.warnings);
-    const main = findMainContent(document, { url: options.url });
+    const main = findMainContent(document, { url: options.url, captions: options.markdownCaptions ?? false });
     document = main.document;
     if (main.source === 'page') out.warnings.push(WHOLE_PAGE_WARNING);
   }
@@ -120,6 +125,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
       pageUrl: options.url,
       removeBase64Images: options.removeBase64Images ?? true,
       rawHtml: options.markdownRawHtml ?? false,
+      captions: options.markdownCaptions ?? false,
       ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
     });
   }

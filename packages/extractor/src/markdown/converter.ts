@@ -32,6 +32,8 @@ export interface ConverterOptions {
   removeBase64Images: boolean;
   /** Elements markdown has no syntax for are written as HTML, and empty or nested marks are kept. */
   rawHtml: boolean;
+  /** A `<figcaption>` is an italic line (`MarkdownOptions.captions`). */
+  captions?: boolean;
   budget: Budget;
   /** `<iframe srcdoc>` nesting level. */
   depth?: number;
@@ -148,6 +150,7 @@ export class Converter implements HtmlSink {
           if (label !== undefined) return openFootnote(this.#stack, label, cur);
         }
         cur.boundary();
+        if (name === 'figcaption' && this.#options.captions) return this.#openCaption(cur);
         this.#frames.push(BOUNDARY);
         if (cls !== undefined && LANGUAGE_HINT.test(cls)) this.#hint(attribs);
         return true;
@@ -357,6 +360,13 @@ export class Converter implements HtmlSink {
     }
     cur.openMark(kind, this.#options.rawHtml);
     this.#frames.push(MARK);
+    return true;
+  }
+
+  /** A figure's caption under `captions`: an italic line of its own under the image. */
+  #openCaption(cur: Container): boolean {
+    cur.openMark('em');
+    this.#frames.push({ close: () => (this.#stack.cur.closeMark(), this.#stack.cur.boundary()) });
     return true;
   }
 
