@@ -5,7 +5,7 @@ export type { MarkdownOptions, MarkdownBudgetErrorCode } from './markdown/index.
 export { extractMainContent, findMainContent } from './content/index.js';
 export type { KeepRule, MainContent, MainContentOptions } from './content/index.js';
 // Page pipeline: parsing, cleaning, links, images, metadata, PDF
-export { extractPage, WHOLE_PAGE_WARNING } from './page.js';
+export { extractPage } from './page.js';
 export type { AttributeSelector, AttributeValues } from './attributes.js';
 export type { ExtractPageOptions, ExtractedPage } from './page.js';
 export { extractMetadata, type MetadataOptions } from './metadata.js';

@@ -17,6 +17,9 @@ import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';
 import { extractMetadata, type PageMetadata } from './metadata.js';
+import { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING } from './page-warnings.js';
+
+export { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING };
 
 export interface ExtractPageOptions {
   /** Final page URL (after redirects): the base for relative URLs, unless the page has a `<base href>`. */
@@ -130,14 +133,6 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
     });
   }
 }
-
-/** Said when `onlyMainContent` found no main-content candidate and returns the whole page without its chrome. */
-export const WHOLE_PAGE_WARNING =
-  'No main content was found on this page: the whole page is returned (without navigation, header, footer and other page chrome).';
-
-/** Said when the main content came out empty and the whole page is returned as it is. */
-export const EMPTY_MAIN_WARNING =
-  'The main content of this page came out empty: the whole page is returned (set onlyMainContent to false to always get it).';
 
 /**
  * Turns a page's raw HTML into the requested outputs from one parse: cleaned html, markdown, links, images and

@@ -1,4 +1,4 @@
-import { WHOLE_PAGE_WARNING } from '@crawlkit/extractor';
+import { WHOLE_PAGE_WARNING } from '@crawlkit/extractor/page-warnings';
 
 import { formatCredits } from '../../formats/registry.js';
 import type { Format } from '../../v2/formats.js';
