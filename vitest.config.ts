@@ -71,6 +71,9 @@ export default defineConfig({
       '@crawlkit/extractor/branding-script': fileURLToPath(
         new URL('./packages/extractor/src/branding-script.ts', import.meta.url),
       ),
+      '@crawlkit/extractor/page-warnings': fileURLToPath(
+        new URL('./packages/extractor/src/page-warnings.ts', import.meta.url),
+      ),
       '@crawlkit/extractor': src('extractor'),
       '@crawlkit/documents/detect': fileURLToPath(new URL('./packages/documents/src/detect.ts', import.meta.url)),
       '@crawlkit/documents': src('documents'),

@@ -264,6 +264,12 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
     expect(bad.stderr).toMatch(
       /^crawlkit: --parsers is not valid JSON: .*; write it as --parsers '\[\{"type":"pdf","maxPages":2\}\]' \(CLI_USAGE\)\n$/,
     );
+    // an unknown parser's message tells the JSON --parsers takes, not the object form of JavaScript
+    const named = await cli(['scrape', pdf, '--parsers', 'pdf:fast']);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain(`Unknown parser 'pdf:fast': write --parsers '[{"type":"pdf","mode":"fast"}]'.`);
+    const unknown = await cli(['scrape', pdf, '--parsers', '[{"type":"word"}]']);
+    expect(unknown.stderr).toContain(`or JSON: --parsers '[{"type":"pdf","mode":"fast"}]' (pdf's keys: maxPages,`);
   });
 
   it('exits 1 when the page cannot be fetched', async () => {

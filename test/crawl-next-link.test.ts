@@ -1,5 +1,6 @@
 // A paged listing that names its next page only in `<link rel="next">` (a shop's category with a "Load more" button):
-// the crawl follows it as it follows an `<a href>`, under every scope rule; the `links` format stays upstream's.
+// the crawl follows it as it follows an `<a href>`, under every scope rule, and map reads it; the `links` format stays
+// upstream's.
 import type { CrawlRequestInput } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
 
@@ -9,7 +10,9 @@ import { useFixtureEngine } from './helpers/fixture-engine.ts';
 import { startRouteSite } from './helpers/route-site.ts';
 
 /** Category → its number of pages (two products on each). */
-const CATEGORIES: Record<string, number> = { bags: 4, hats: 3, far: 2 };
+const CATEGORIES: Record<string, number> = { bags: 4, hats: 3, far: 2, shoes: 3 };
+/** Categories paged by path (`/collections/shoes/page/2`), not by query: map visits a page once whatever its query. */
+const PATH_PAGED = new Set(['shoes']);
 
 function startShop(): Promise<FixtureServer> {
   return startRouteSite({
@@ -27,18 +30,20 @@ function startShop(): Promise<FixtureServer> {
         res.end(html('', `<h1>${product[1]} ${product[2]}</h1><p>A product of the shop, $19.00.</p>`));
         return;
       }
-      const category = /^\/collections\/(\w+)$/.exec(path)?.[1];
+      const [, category, pathPage] = /^\/collections\/(\w+)(?:\/page\/(\d+))?$/.exec(path) ?? [];
       const pages = category === undefined ? undefined : CATEGORIES[category];
       if (category === undefined || pages === undefined) return void res.writeHead(404).end('not found');
-      const page = Number(ctx.url.searchParams.get('page') ?? '1');
+      const page = Number(pathPage ?? ctx.url.searchParams.get('page') ?? '1');
+      const pageUrl = (n: number) =>
+        PATH_PAGED.has(category) ? `/collections/${category}/page/${n}` : `/collections/${category}?page=${n}`;
       // "far" names a next page on another host
       const origin = category === 'far' ? ctx.baseUrl.replace('127.0.0.1', 'localhost') : '';
-      const next = page < pages ? `<link rel="next" href="${origin}/collections/${category}?page=${page + 1}">` : '';
+      const next = page < pages ? `<link rel="next" href="${origin}${pageUrl(page + 1)}">` : '';
       const items = [1, 2].map((i) => `/products/${category}-${(page - 1) * 2 + i}`);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(
         html(
-          `<link rel="canonical" href="/collections/${category}${page > 1 ? `?page=${page}` : ''}">${next}`,
+          `<link rel="canonical" href="${page > 1 ? pageUrl(page) : `/collections/${category}`}">${next}`,
           `<h1>${category}, page ${page}</h1><ul>${items.map((p) => `<li><a href="${p}">${p}</a></li>`).join('')}</ul>` +
             '<button type="button" class="load-more">Load more</button>',
         ),
@@ -93,6 +98,19 @@ describe('<link rel="next">', () => {
     const far = await crawl('far');
     expect(categoryPages(far.pages)).toEqual(['/collections/far']);
     expect(far.status.data).toHaveLength(3);
+  });
+
+  it('is read by map as crawl reads it: a category paged by it alone is mapped to the end', async () => {
+    const mapped = ok(await env.ck.map({ url: `${env.server.url}/collections/shoes`, sitemap: 'skip' }));
+    const paths = mapped.links.map((l) => {
+      const at = new URL(l.url);
+      return at.pathname + at.search;
+    });
+    expect(categoryPages(paths).sort()).toEqual([
+      '/collections/shoes',
+      '/collections/shoes/page/2',
+      '/collections/shoes/page/3',
+    ]);
   });
 
   it('is not in the links format, which is the cleaned content’s <a href> as upstream’s', async () => {

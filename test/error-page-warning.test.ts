@@ -24,6 +24,7 @@ afterAll(async () => {
 });
 
 const NOT_FOUND = "The page answered 404 Not Found; the document is the server's error page.";
+const SERVER_ERROR = "The page answered 500 Internal Server Error; the document is the server's error page.";
 const times = (text: string | undefined, part: string) => (text ?? '').split(part).length - 1;
 
 describe("an error answer's document", () => {
@@ -37,12 +38,25 @@ describe("an error answer's document", () => {
     expect(fine.data.warning).toBeUndefined();
   });
 
-  it('says it through crawlkit serve to firecrawl-js, for a 500 whose page has no main content too', async () => {
+  it('says it through crawlkit serve to firecrawl-js, and not also that a 500 page has no main content', async () => {
     const doc = await fc.scrape(stack.page('/http/status/500'), { formats: ['markdown'], maxAge: 0 });
     expect(doc.metadata?.statusCode).toBe(500);
-    expect(doc.warning).toMatch(
-      /^The page answered 500 Internal Server Error; the document is the server's error page\. No main content was found/,
+    expect(doc.warning).toBe(SERVER_ERROR);
+  });
+
+  it('through the function API, leaves "No main content was found" off an error page (its status says it)', async () => {
+    const answer = ok(await stack.ck.scrape({ url: stack.page('/http/status/500'), formats: ['markdown'], maxAge: 0 }));
+    expect(answer.data.metadata.statusCode).toBe(500);
+    expect(answer.data.warning).toBe(SERVER_ERROR);
+    const whole = ok(
+      await stack.ck.scrape({
+        url: stack.page('/http/status/500'),
+        formats: ['markdown'],
+        maxAge: 0,
+        onlyMainContent: false,
+      }),
     );
+    expect(whole.data.warning).toBe(SERVER_ERROR);
   });
 
   it('says it once per page of a batch, and the batch status does not repeat it', async () => {

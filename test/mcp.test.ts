@@ -50,7 +50,8 @@ beforeAll(async () => {
       '/raw.html': (_req, res) => {
         res.setHeader('content-type', 'text/html');
         res.end(
-          '<html><body><main><h1>Notes</h1><p>An <u>underlined</u> word, long enough to be kept.</p></main></body></html>',
+          '<html><body><main><h1>Notes</h1><p>An <u>underlined</u> word, long enough to be kept.</p>' +
+            '<figure><img src="/plot.png" alt="Plot"><figcaption>Fig. 1: the plot.</figcaption></figure></main></body></html>',
         );
       },
     },
@@ -136,6 +137,9 @@ describe('crawlkit mcp over stdio', () => {
     const raw = await call(client, 'firecrawl_scrape', { ...args, markdownOptions: { rawHtml: true } });
     expect(plain.json.data.markdown).toContain('An underlined word');
     expect(raw.json.data.markdown).toContain('An <u>underlined</u> word');
+    expect(plain.json.data.markdown).not.toContain('Fig. 1');
+    const captions = await call(client, 'firecrawl_scrape', { ...args, markdownOptions: { captions: true } });
+    expect(captions.json.data.markdown).toContain('\n\n*Fig. 1: the plot.*');
 
     const map = await call(client, 'firecrawl_map', { url: `${site.url}/`, sitemap: 'skip' });
     expect(map.json.links.length).toBeGreaterThanOrEqual(8);

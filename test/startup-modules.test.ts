@@ -81,11 +81,12 @@ function offenders(urls: readonly string[], extra: readonly string[] = []): stri
 function onMainThread(urls: readonly string[]): string[] {
   // The main thread needs only the documents' signature check (`@crawlkit/documents/detect`, with the zip reader it
   // reads an OpenDocument's manifest with, for its encryption) to tell a document from a page, and the branding
-  // collector's script (`@crawlkit/extractor/branding-script`) to add it to a page's actions.
+  // collector's script (`@crawlkit/extractor/branding-script`) to add it to a page's actions, and the extractor's
+  // warning sentences (`@crawlkit/extractor/page-warnings`) to leave one off an error page's warning.
   return urls.filter(
     (u) =>
       (/\/packages\/extractor\/(src|dist)\//.test(u) &&
-        !/\/(branding-script|branding\/collect-script)\.[jt]s$/.test(u)) ||
+        !/\/(branding-script|branding\/collect-script|page-warnings)\.[jt]s$/.test(u)) ||
       /\/node_modules\/css-select\//.test(u) ||
       (/\/packages\/documents\/(src|dist)\//.test(u) && !/\/(detect|zip\/directory|zip\/parts|types)\.[jt]s$/.test(u)),
   );

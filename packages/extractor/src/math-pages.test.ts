@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { htmlToMarkdown } from './markdown/index.js';
 import { extractPage } from './page.js';
 
 // Formulas as scholarly pages carry them (docs/qa-researcher-day.md): each reaches the markdown once, as TeX, with
@@ -43,6 +44,26 @@ describe('formulas of scholarly pages', () => {
     for (const onlyMainContent of [true, false]) {
       expect(markdown(article(formula), onlyMainContent).markdown).toContain('The relation $x^{2}$ holds');
     }
+  });
+
+  it("writes a display formula in MediaWiki's indent (a <dl><dd> without a term) as a $$ block", () => {
+    const tex = '{\\displaystyle E=mc^{2}}';
+    const formula =
+      '<dl><dd><span class="mwe-math-element"><span class="mwe-math-mathml-display mwe-math-mathml-a11y" ' +
+      `style="display: none;"><math display="block" alttext="${tex}"><semantics><mrow><mi>E</mi></mrow>` +
+      `<annotation encoding="application/x-tex">${tex}</annotation></semantics></math></span>` +
+      `<img src="https://wikimedia.test/math/e.svg" class="mwe-math-fallback-image-display" alt="${tex}"></span></dd></dl>`;
+    for (const onlyMainContent of [true, false]) {
+      expect(markdown(article(formula), onlyMainContent).markdown).toContain(
+        'The relation\n\n$$\nE=mc^{2}\n$$\n\nholds',
+      );
+    }
+    // a term makes it a definition, and an indent of text stays one
+    const md = (html: string) => htmlToMarkdown(html, {});
+    expect(md('<dl><dt>Energy</dt><dd><math display="block" alttext="E"></math></dd></dl>')).toBe(
+      'Energy\n\n: $$\n  E\n  $$',
+    );
+    expect(md('<dl><dd>an indented line</dd></dl>')).toBe(': an indented line');
   });
 
   it('still drops other text hidden with display:none', () => {

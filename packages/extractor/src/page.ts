@@ -17,6 +17,9 @@ import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';
 import { extractMetadata, type PageMetadata } from './metadata.js';
+import { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING } from './page-warnings.js';
+
+export { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING };
 
 export interface ExtractPageOptions {
   /** Final page URL (after redirects): the base for relative URLs, unless the page has a `<base href>`. */
@@ -43,6 +46,11 @@ export interface ExtractPageOptions {
   removeBase64Images?: boolean;
   /** Markdown in raw-HTML mode (`MarkdownOptions.rawHtml`). @default false */
   markdownRawHtml?: boolean;
+  /**
+   * Keep figure captions in the main content, written as an italic line under the image (`MarkdownOptions.captions`).
+   * @default false
+   */
+  markdownCaptions?: boolean;
   /** Which outputs to compute; the others cost nothing. */
   formats: {
     markdown?: boolean;
@@ -104,7 +112,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   } else if (onlyMainContent) {
     // v2's order: excludeTags match the page as served (`body > main > p`), before the main content is lifted out
     removeExcluded(document, options.excludeTags, out.warnings);
-    const main = findMainContent(document, { url: options.url });
+    const main = findMainContent(document, { url: options.url, captions: options.markdownCaptions ?? false });
     document = main.document;
     if (main.source === 'page') out.warnings.push(WHOLE_PAGE_WARNING);
   }
@@ -120,18 +128,11 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
       pageUrl: options.url,
       removeBase64Images: options.removeBase64Images ?? true,
       rawHtml: options.markdownRawHtml ?? false,
+      captions: options.markdownCaptions ?? false,
       ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
     });
   }
 }
-
-/** Said when `onlyMainContent` found no main-content candidate and returns the whole page without its chrome. */
-export const WHOLE_PAGE_WARNING =
-  'No main content was found on this page: the whole page is returned (without navigation, header, footer and other page chrome).';
-
-/** Said when the main content came out empty and the whole page is returned as it is. */
-export const EMPTY_MAIN_WARNING =
-  'The main content of this page came out empty: the whole page is returned (set onlyMainContent to false to always get it).';
 
 /**
  * Turns a page's raw HTML into the requested outputs from one parse: cleaned html, markdown, links, images and

@@ -99,11 +99,17 @@ const scrapeFields = {
     .boolean()
     .optional()
     .describe(byDefault('The main content only, without navigation, headers and footers.', true)),
-  /** crawlkit's own (not firecrawl-mcp's): `rawHtml: true` writes what markdown cannot express as sanitised HTML. */
+  /**
+   * crawlkit's own (not firecrawl-mcp's): `rawHtml: true` writes what markdown cannot express as sanitised HTML;
+   * `captions: true` keeps figure captions.
+   */
   markdownOptions: z
-    .object({ rawHtml: z.boolean().optional() })
+    .object({ rawHtml: z.boolean().optional(), captions: z.boolean().optional() })
     .optional()
-    .describe('rawHtml: true keeps what markdown cannot express (div blocks, complex tables, <u>, <del>) as HTML.'),
+    .describe(
+      'rawHtml: true keeps what markdown cannot express (div blocks, complex tables, <u>, <del>) as HTML; ' +
+        'captions: true keeps figure captions, each an italic line under its image.',
+    ),
   includeTags: z.array(z.string()).optional(),
   excludeTags: z.array(z.string()).optional(),
   waitFor: z.number().optional().describe(byDefault('Milliseconds to wait after the page loads (browser).', 0)),

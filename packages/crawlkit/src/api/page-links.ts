@@ -6,11 +6,13 @@ import { cleanUrl, pageKey, patternFilter, siteFilter, type MapScope, type PageL
 
 /** Reads a page's title, description and links, and sorts its links by `scope`. */
 export function pageLinks(page: { url: string; text: string; charset?: string }, scope: MapScope): PageLinks {
-  const { metadata, links = [] } = extractPage(page.text, {
+  // the links a crawl follows (`a[href]`, `area[href]`, `<link rel="next">`): a category paged by `rel="next"` alone
+  // is mapped to its end; the `links` format stays `a[href]`
+  const { metadata, discoveryLinks: links = [] } = extractPage(page.text, {
     url: page.url,
     ...(page.charset !== undefined ? { encoding: page.charset } : {}),
     onlyMainContent: false,
-    formats: { links: true, metadata: true },
+    formats: { discoveryLinks: true, metadata: true },
   });
   const inSite = siteFilter(scope);
   const admitted = patternFilter(scope);

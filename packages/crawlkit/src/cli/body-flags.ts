@@ -96,6 +96,12 @@ const SCRAPE_FLAGS: BodyFlag[] = [
     kind: 'boolean',
     description: 'write what markdown cannot express as sanitised HTML',
   },
+  {
+    flags: '--markdown-captions',
+    key: 'markdownOptions.captions',
+    kind: 'boolean',
+    description: 'keep figure captions, each an italic line under its image',
+  },
   { flags: '--no-block-ads', key: 'blockAds', kind: 'boolean', description: 'do not block ads and cookie banners' },
   { flags: '--proxy <mode>', key: 'proxy', kind: 'string', description: 'basic, stealth or auto' },
   { flags: '--no-store-in-cache', key: 'storeInCache', kind: 'boolean', description: 'do not cache the pages' },

@@ -21,4 +21,17 @@ describe('withFlags', () => {
     expect(withFlags(withFlags(hint))).toBe(withFlags(hint));
     expect(withFlags('notAField=true stays')).toBe('notAField=true stays');
   });
+
+  it("tells a parser's object form as the JSON --parsers takes", () => {
+    expect(withFlags("parsers[0].type: Unknown parser 'pdf:fast': write { type: 'pdf', mode: 'fast' }.")).toBe(
+      `parsers[0].type: Unknown parser 'pdf:fast': write --parsers '[{"type":"pdf","mode":"fast"}]'.`,
+    );
+    const unknown =
+      "Unknown parser. Use 'pdf' or 'image', or an object: { type: 'pdf', maxPages?, mode?: 'fast' | 'auto' | " +
+      "'ocr', pages?, blocks?, pageMarkers? } or { type: 'image' }.";
+    expect(withFlags(unknown)).toBe(
+      `Unknown parser. Use 'pdf' or 'image', or JSON: --parsers '[{"type":"pdf","mode":"fast"}]' (pdf's keys: ` +
+        "maxPages, mode: 'fast' | 'auto' | 'ocr', pages, blocks, pageMarkers).",
+    );
+  });
 });

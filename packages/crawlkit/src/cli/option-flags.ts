@@ -59,6 +59,10 @@ function flagOf(path: string): string | undefined {
   return undefined;
 }
 
+/** A parser's object form in JavaScript (`{ type: 'pdf', mode: 'fast' }`): on the command line, `--parsers` JSON. */
+const PARSER_OBJECT = /write \{ type: '(\w+)', mode: '(\w+)' \}/;
+const PARSER_FORMS = /or an object: \{ type: 'pdf', maxPages\?, mode\?: ([^}]*) \} or \{ type: 'image' \}/;
+
 /**
  * `message` with each option it names by path (`` `search.provider.url` ``, `(http.limits.maxBodyBytes)`) told with its
  * flag, and each body field it sets to true (`crawlEntireDomain=true`) with the flag that sets it.
@@ -70,6 +74,15 @@ export function withFlags(message: string): string {
   return message
     .replace('(http.limits.maxBodyBytes)', '(--max-body-bytes)')
     .replace("set parsers: [{ type: 'pdf', maxPages }]", "set --pdf-max-pages (parsers: [{ type: 'pdf', maxPages }])")
+    .replace(
+      PARSER_OBJECT,
+      (_, type: string, mode: string) => `write --parsers '[{"type":"${type}","mode":"${mode}"}]'`,
+    )
+    .replace(
+      PARSER_FORMS,
+      (_, rest: string) =>
+        `or JSON: --parsers '[{"type":"pdf","mode":"fast"}]' (pdf's keys: maxPages, mode: ${rest.replace(/\?/g, '').trim()})`,
+    )
     .replace(/`([\w.]+)`/g, (whole, path: string) => toldWith(whole, flagOf(path)))
     .replace(/\b(\w+)=true\b/g, (whole, key: string) => toldWith(whole, switchFlag(key)));
 }

@@ -159,6 +159,7 @@ function htmlExtraction(request: ExtractionRequest, text: string, charset: strin
     ...contentOptions(settings),
     removeBase64Images: settings.removeBase64Images,
     ...(settings.markdownRawHtml ? { markdownRawHtml: true } : {}),
+    ...(settings.markdownCaptions ? { markdownCaptions: true } : {}),
     formats: {
       markdown: settings.markdown,
       html: settings.html,

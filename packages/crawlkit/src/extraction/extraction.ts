@@ -61,6 +61,8 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
    * Markdown in raw-HTML mode (`markdownOptions.rawHtml`); absent when off, so default fingerprints stay as they were.
    */
   markdownRawHtml?: true;
+  /** Figure captions kept (`markdownOptions.captions`); absent when off, as `markdownRawHtml`. */
+  markdownCaptions?: true;
   /** PDF parsing: `false` returns the file as base64; `mode` (absent: `auto`) says which pages are read by OCR. */
   pdf: false | { maxPages?: number; mode?: PdfMode };
   /** Whether images are read by OCR (the `image` parser). */

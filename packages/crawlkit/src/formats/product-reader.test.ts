@@ -178,6 +178,9 @@ describe('extractProduct prices written in a locale', () => {
     ['19 €<sup>99</sup>', 19.99],
     ['1.299 €<sup>99</sup>', 1299.99],
     ['EUR 19<sup>99</sup>', 19.99],
+    // a currency sign in `<sup>` (the markdown writes `$19.99` and `$9` too)
+    ['<sup>$</sup>19<sup>99</sup>', 19.99],
+    ['<sup>$</sup>9', 9],
   ])('reads %s as %d', (shown, amount) => {
     const body = `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Mug</h1>
       <div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price">${shown}</span></div>

@@ -110,6 +110,12 @@ export const markdownOptionsSchema = z.strictObject({
    * @default false
    */
   rawHtml: z.boolean().default(false),
+  /**
+   * Keep figure captions (`<figcaption>`) in the main content, each an italic line under its image. Off by default:
+   * the main content drops captions (they describe the image, which stays with its alt text).
+   * @default false
+   */
+  captions: z.boolean().default(false),
 });
 
 /** `waitFor` given a selector (as Puppeteer's `waitForSelector` takes): v2 waits for one with an action. */
@@ -139,7 +145,10 @@ export const scrapeOptionsShape = {
   actions: z.array(actionSchema).optional(),
   location: locationSchema.optional(),
   removeBase64Images: z.boolean().default(true),
-  /** crawlkit's own: how the markdown is written (`{ rawHtml }`). @default { rawHtml: false } */
+  /**
+   * crawlkit's own: how the markdown is written (`{ rawHtml, captions }`).
+   * @default { rawHtml: false, captions: false }
+   */
   markdownOptions: markdownOptionsSchema.optional(),
   blockAds: z.boolean().default(true),
   proxy: z

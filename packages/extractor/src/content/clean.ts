@@ -47,6 +47,8 @@ export interface PageFacts {
   pageGrids?: readonly Element[];
   /** Its address and base: rails and boxes after the story are told by where their links go. @default undefined */
   address?: PageAddress | undefined;
+  /** Keep figure captions (`MainContentOptions.captions`). @default false */
+  captions?: boolean;
 }
 
 /** Removes page furniture inside `container` (which itself is kept). */
@@ -83,7 +85,7 @@ export function cleanContainer(
     }
     if (doomed.has(el) || CODE_TAGS.has(el.name)) continue;
     // captions and photo credits describe an image (which stays, with its alt text); they are not the text
-    if (el.name === 'figcaption' && !ruleOff('caption')) {
+    if (el.name === 'figcaption' && !page.captions && !ruleOff('caption')) {
       doomed.drop(el, 'caption');
       continue;
     }

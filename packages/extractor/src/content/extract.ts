@@ -34,6 +34,11 @@ export interface MainContentOptions {
    * @default false
    */
   explain?: boolean;
+  /**
+   * Keep figure captions (`<figcaption>`), which the main content drops by default (issue 42: they cost articles F1).
+   * @default false
+   */
+  captions?: boolean;
 }
 
 /** What `findMainContent` found. */
@@ -66,7 +71,7 @@ export function findMainContent(document: Document, options: MainContentOptions 
     document: main,
     source,
     keptBy,
-  } = traceMainContent(document, options.explain ? new Trace() : undefined, options.url);
+  } = traceMainContent(document, options.explain ? new Trace() : undefined, options.url, options.captions);
   return keptBy ? { document: main, source, keptBy } : { document: main, source };
 }
 
@@ -78,9 +83,10 @@ export interface TracedContent extends MainContent {
 
 /**
  * `findMainContent`, recording in `trace` (when given) the rule that kept or dropped each part of the page. `url` is
- * the page's address (rails of other stories are told by their links' likeness to it). May mutate `document`.
+ * the page's address (rails of other stories are told by their links' likeness to it); `captions` keeps figure
+ * captions. May mutate `document`.
  */
-export function traceMainContent(document: Document, trace?: Trace, url?: string): TracedContent {
+export function traceMainContent(document: Document, trace?: Trace, url?: string, captions = false): TracedContent {
   const done = (nodes: AnyNode[], source: MainContent['source']): TracedContent => {
     const parts = [...nodes];
     const out: TracedContent = { document: wrap(nodes), source, parts };
@@ -110,7 +116,7 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   // on other pages, a grid of items above a longer block of prose (a category's description) is the page's content
   const grids = kind === 'article' ? undefined : itemGrids(measures);
   const pageGrids: Element[] = [];
-  const facts: PageFacts = { kind, forms, pageGrids, address };
+  const facts: PageFacts = { kind, forms, pageGrids, address, captions };
   let best =
     selectContainer(body, measures, { qa: kind === 'qa', cards, grids, trace, stoppedBy: pageGrids }) ??
     (isTag(body) ? body : null);

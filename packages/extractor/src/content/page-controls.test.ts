@@ -1,8 +1,9 @@
 // Controls of the page inside a guide's text: a "Hide" toggle of a sticky box and "Jump to details" links under each
 // pick. A sentence that mentions jumping or showing is the text.
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { articleHead, expectOnly, markdownOf, newsPage, storyEndingWith } from './__fixtures__/news-site.js';
+import { CONTROL_TEXT } from './phrases/control-verbs.js';
 
 const closing = `<p>The lanes will be reviewed after a year, the council said in its closing statement on Monday night.</p>`;
 
@@ -22,4 +23,26 @@ describe('page controls in the text', () => {
     const { markdown } = markdownOf(newsPage(storyEndingWith(body), { head: articleHead }));
     expectOnly(markdown, ['jump to the map', '`show`', 'Hide or **delete**']);
   });
+});
+
+describe("the table of a nowhere-link's control labels (phrases/control-verbs.ts)", () => {
+  it.each([
+    'Add to Wish List',
+    '+ Add to Compare',
+    'Sign in to continue',
+    'Login',
+    'Report an issue with this product',
+    'Click to see full view',
+    'Close',
+    'Expand all',
+    'Clear filters',
+    'Show all',
+    'Load more',
+    'More reviews',
+  ])('reads %s as a control', (label) => expect(CONTROL_TEXT.test(label)).toBe(true));
+
+  it.each(['Add', 'Can I remove the strap?', 'Removal of old paint', 'Shares of the company', 'Showroom', 'Read'])(
+    'leaves %s alone',
+    (label) => expect(CONTROL_TEXT.test(label)).toBe(false),
+  );
 });

@@ -3,6 +3,7 @@
 import { isTag, isText, type Element } from 'domhandler';
 
 import type { Measure, Measures } from './measure.js';
+import { CONTROL_TEXT } from './phrases/control-verbs.js';
 import type { ShortTexts } from './short-texts.js';
 
 /** A bare toggle's label ("Hide", "Show"): furniture as a link, a button or a block of its own, not in a sentence. */
@@ -64,14 +65,6 @@ function isEditLink(el: Element, m: Measure, measures: Measures, texts: ShortTex
 
 /** An `href` that goes nowhere: a script's control (`#`, `javascript:void(0)`), not a link. */
 const DEAD_HREF = /^\s*(?:#|javascript:.*)?\s*$/i;
-
-/**
- * A control's label: a verb a shop's or an app's button starts with ("Add to Wish List", "Add to Compare", "Sign in to
- * continue", "Report an issue with this product", "Click to see full view", "Close", "Expand all", "Clear filters"),
- * never a question (a FAQ's accordion) nor a lone "Add" (a list's item).
- */
-const CONTROL_TEXT =
-  /^\W*(?:add to|remove|close|update|expand|collapse|clear|sign (?:in|up)|log ?in|report|click|tap|print|share|save|compare|write|edit|delete|cancel|submit|apply|reset|toggle|(?:show|hide|view|see|load|read) (?:all|more|less|filters?)|more reviews)\b[^?]*$/i;
 
 /** A dead link's control label holds at most this many characters. */
 const MAX_CONTROL_LINK = 48;

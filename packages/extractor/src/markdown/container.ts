@@ -167,6 +167,12 @@ export class Container {
     if (back === 0) this.#last = s[s.length - 1]!;
   }
 
+  /** Writes `s` in place of the inline text's last `length` characters (a currency sign's `<sup>`, price-cents.ts). */
+  replaceEnd(length: number, s: string): void {
+    this.#inline = this.#inline.slice(0, -length) + s;
+    this.#last = s[s.length - 1]!;
+  }
+
   /** Open inline marks; the converter stops opening more past a small limit (deep nesting stays linear). */
   get markCount(): number {
     return this.#marks.length;

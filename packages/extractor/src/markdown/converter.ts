@@ -19,6 +19,7 @@ import { RubyCapture } from './ruby.js';
 import { BOUNDARY, MARK, NONE, PARA, Stack, SUP } from './stack.js';
 import { TabFrames } from './tab-frames.js';
 import { TableFrames } from './table-frames.js';
+import { DefinitionLists } from './definitions.js';
 import { mayHoldTex, texOf } from './tex-source.js';
 import * as T from './tags.js';
 import { Output } from './output.js';
@@ -31,6 +32,8 @@ export interface ConverterOptions {
   removeBase64Images: boolean;
   /** Elements markdown has no syntax for are written as HTML, and empty or nested marks are kept. */
   rawHtml: boolean;
+  /** A `<figcaption>` is an italic line (`MarkdownOptions.captions`). */
+  captions?: boolean;
   budget: Budget;
   /** `<iframe srcdoc>` nesting level. */
   depth?: number;
@@ -69,6 +72,7 @@ export class Converter implements HtmlSink {
   readonly #frames = this.#stack.frames;
   readonly #lists: ListFrames;
   readonly #tables: TableFrames;
+  readonly #definitions = new DefinitionLists(this.#stack);
   readonly #callouts: CalloutFrames;
   readonly #tabs: TabFrames;
   readonly #links: LinkContext;
@@ -146,6 +150,7 @@ export class Converter implements HtmlSink {
           if (label !== undefined) return openFootnote(this.#stack, label, cur);
         }
         cur.boundary();
+        if (name === 'figcaption' && this.#options.captions) return this.#openCaption(cur);
         this.#frames.push(BOUNDARY);
         if (cls !== undefined && LANGUAGE_HINT.test(cls)) this.#hint(attribs);
         return true;
@@ -155,6 +160,8 @@ export class Converter implements HtmlSink {
         this.#frames.push(PARA);
         this.#paragraphs++;
         return true;
+      case T.DEFINITION_LIST:
+        return this.#definitions.open(cur);
       case T.TERM:
         return this.#openTerm(attribs.id, cur);
       case T.BREAK:
@@ -251,6 +258,7 @@ export class Converter implements HtmlSink {
       this.#capture.text(data);
       return;
     }
+    this.#cents.text(data, this.#stack.cur);
     if (data.length <= TEXT_SLICE) {
       this.#stack.cur.text(data);
       return;
@@ -290,6 +298,7 @@ export class Converter implements HtmlSink {
     else if (frame === SUP) {
       this.#sup--;
       this.#stack.cur.closeMark();
+      if (!this.#options.rawHtml) this.#cents.closed(this.#stack.cur);
     }
     const hints = this.#hints;
     while (hints.length > 0 && hints[hints.length - 1]!.depth > this.#frames.length) hints.pop();
@@ -351,6 +360,13 @@ export class Converter implements HtmlSink {
     }
     cur.openMark(kind, this.#options.rawHtml);
     this.#frames.push(MARK);
+    return true;
+  }
+
+  /** A figure's caption under `captions`: an italic line of its own under the image. */
+  #openCaption(cur: Container): boolean {
+    cur.openMark('em');
+    this.#frames.push({ close: () => (this.#stack.cur.closeMark(), this.#stack.cur.boundary()) });
     return true;
   }
 
@@ -430,6 +446,7 @@ export class Converter implements HtmlSink {
 
   #openTerm(id: string | undefined, cur: Container): boolean {
     cur.boundary();
+    this.#definitions.sawTerm();
     // docutils 0.17 write a footnote as `<dt class="label" id="id3">` (its back-link) and a `<dd>` (the note)
     this.#noteTerm = id !== undefined ? this.#footnotes.label(id) : undefined;
     const outer = this.#selfId;
@@ -511,8 +528,8 @@ export class Converter implements HtmlSink {
       close: () => {
         stack.pop();
         stack.nesting--;
-        const text = joinBlocks(definition.takeBlocks(), false);
-        if (text !== '') stack.cur.pushBlock({ kind: 'dd', text: prefixLines(text, ': ', '  ', '') });
+        const block = this.#definitions.definition(definition.takeBlocks());
+        if (block) stack.cur.pushBlock(block);
         this.#budget.check();
       },
     });

@@ -68,9 +68,31 @@ describe('htmlToMarkdown: structure', () => {
     // a few cells spanning 1000 columns and 65534 rows are layout: a grid would be thousands of times the input
     const html = `<table><tr><th colspan=1000 rowspan=65534>x</th></tr>${'<tr><td>y</td></tr>'.repeat(3)}</table>`;
     expect(md(html)).toBe('x\n\ny\n\ny\n\ny');
-    // ordinary spans keep the table a table
+    // ordinary spans keep the table a table (a header alone in its row is a title, written once)
     expect(md('<table><tr><th colspan=2>Head</th></tr><tr><td>a</td><td>b</td></tr></table>')).toBe(
       '| Head | |\n| --- | --- |\n| a | b |',
+    );
+  });
+
+  it("repeats a merged cell's text into the columns and rows it spans, so every row reads whole", () => {
+    const html =
+      '<table><thead><tr><th rowspan=2>Night</th><th colspan=2>Sleep (min)</th></tr><tr><th>NREM</th><th>REM</th></tr>' +
+      '</thead><tbody><tr><td rowspan=2>1</td><td>300</td><td>90</td></tr><tr><td>310</td><td>80</td></tr>' +
+      '<tr><td colspan=2>no data</td><td>0</td></tr></tbody></table>';
+    expect(md(html)).toBe(
+      [
+        '| Night | Sleep (min) | Sleep (min) |',
+        '| --- | --- | --- |',
+        '| Night | NREM | REM |',
+        '| 1 | 300 | 90 |',
+        '| 1 | 310 | 80 |',
+        // a data cell's extra columns stay empty: only a header names every column it spans
+        '| no data | | 0 |',
+      ].join('\n'),
+    );
+    // a layout table (a cell of several blocks) reads each cell once, however many slots it spans
+    expect(md('<table><tr><td rowspan=2><h2>Specs</h2><p>x</p></td><td>a</td></tr><tr><td>b</td></tr></table>')).toBe(
+      '## Specs\n\nx\n\na\n\nb',
     );
   });
 

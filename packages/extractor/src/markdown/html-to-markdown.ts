@@ -38,6 +38,13 @@ export interface MarkdownOptions {
    * @default false
    */
   rawHtml?: boolean;
+  /**
+   * Write a `<figcaption>` as an italic line of its own under its image (`*Fig. 1: Soil carbon by depth.*`).
+   * Without it a caption is a plain paragraph (the main content drops captions unless its `captions` option keeps
+   * them).
+   * @default false
+   */
+  captions?: boolean;
 }
 
 /**
@@ -53,6 +60,7 @@ export function htmlToMarkdown(input: string | AnyNode | AnyNode[], options: Mar
   const converter = new Converter({
     removeBase64Images: options.removeBase64Images ?? false,
     rawHtml: options.rawHtml ?? false,
+    ...(options.captions ? { captions: true } : {}),
     budget,
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.pageUrl !== undefined ? { pageUrl: options.pageUrl } : {}),

@@ -19,6 +19,11 @@ describe("a price's cents in <sup>", () => {
     // the emphasis around the price keeps the cents inside it
     ['<p><b>$159</b><sup>99</sup></p>', '**$159.99**'],
     ['<p><span class="price">$19<sup><span>99</span></sup></span></p>', '$19.99'],
+    // a currency sign in `<sup>` directly before the amount (REI's shape, WCXB 0628) is the sign
+    ['<p><sup>$</sup>19<sup>99</sup></p>', '$19.99'],
+    ['<p><span class="num"><sup>$</sup>9</span> Member Reward</p>', '$9 Member Reward'],
+    ['<p><sup>€</sup><b>19</b></p>', '€**19**'],
+    ['<p><sup>USD</sup>19</p>', 'USD19'],
   ])('writes %s as %s', (html, markdown) => {
     expect(md(html)).toBe(markdown);
   });
@@ -35,6 +40,9 @@ describe("a price's cents in <sup>", () => {
     ['<p>$19<sup>1</sup> and $19<sup>TM</sup></p>', '$19<sup>1</sup> and $19<sup>TM</sup>'],
     ['<p>$19.50<sup>99</sup> and 19,50 €<sup>99</sup></p>', '$19.50<sup>99</sup> and 19,50 €<sup>99</sup>'],
     ['<p>$19 <sup>99</sup></p>', '$19 <sup>99</sup>'],
+    // a sign's `<sup>` not directly before digits, or holding more than a sign or a real code
+    ['<p><sup>$</sup> 19 and x<sup>$</sup>y</p>', '<sup>$</sup> 19 and x<sup>$</sup>y'],
+    ['<p><sup>ABC</sup>19 and <sup>$1</sup>9</p>', '<sup>ABC</sup>19 and <sup>$1</sup>9'],
   ])('leaves %s as %s', (html, markdown) => {
     expect(md(html)).toBe(markdown);
   });
@@ -47,6 +55,7 @@ describe("a price's cents in <sup>", () => {
 
   it('keeps the <sup> in raw-HTML mode, which is faithful to the page', () => {
     expect(htmlToMarkdown('<p>$19<sup>99</sup></p>', { rawHtml: true })).toBe('$19<sup>99</sup>');
+    expect(htmlToMarkdown('<p><sup>$</sup>9</p>', { rawHtml: true })).toBe('<sup>$</sup>9');
   });
 
   it('is the same with and without onlyMainContent', () => {

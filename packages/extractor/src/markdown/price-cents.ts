@@ -1,6 +1,7 @@
 // A price's cents drawn in `<sup>` (BigCommerce's `$19<sup>99</sup>`, Cdiscount's `19€<sup>99</sup>`): kept as
 // `<sup>` they read "$1999" once a RAG index strips the tags. Written as decimals instead: `$19.99`, `19.99 €`. One
-// home for the rule: the converter and the product reader's visible-price text both ask `centsPlace`.
+// home for the rule: the converter and the product reader's visible-price text both ask `centsPlace`. A currency
+// sign drawn in `<sup>` before the amount (REI's `<sup>$</sup>9`) is written as the sign: `$9`, `$19.99`.
 import type { Capture } from './capture.js';
 import type { Container } from './container.js';
 import { feedEvents, type HtmlSink } from './drivers.js';
@@ -21,6 +22,9 @@ const SIGN_LAST = new RegExp(
 /** A price is short: this much of the text before a `<sup>` is enough to look at. */
 const TAIL = 48;
 const CENTS = /^\s*(\d{2})\s*$/;
+/** A `<sup>` holding a currency sign or code, as the converter wrote it at the end of the inline text. */
+const SIGN_SUP = /<sup>(\p{Sc}|[A-Z]{3})<\/sup>$/u;
+const DIGIT = /^\d/;
 
 /** Where a `<sup>`'s cents go in the text before it: `back` characters before its end, after `mark`. */
 export interface CentsPlace {
@@ -79,10 +83,29 @@ export class PriceCents {
   readonly #sink: HtmlSink;
   readonly #capture: (capture: Capture, done: () => void) => boolean;
   #replaying = false;
+  /** A `<sup>` holding only a currency sign that just closed: written as the sign if digits follow it directly. */
+  #sign: { cur: Container; tail: string; sign: string } | undefined;
 
   constructor(sink: HtmlSink, capture: (capture: Capture, done: () => void) => boolean) {
     this.#sink = sink;
     this.#capture = capture;
+  }
+
+  /** A `<sup>` written as one closed in `cur`: a currency sign in it waits for the text after it. */
+  closed(cur: Container): void {
+    const tail = cur.inlineTail();
+    const found = tail === undefined ? null : SIGN_SUP.exec(tail);
+    this.#sign = found && isSign(found[1]!) ? { cur, tail: tail!, sign: found[1]! } : undefined;
+  }
+
+  /** Text about to be written in `cur`: digits right after a sign's `<sup>` take the sign out of it (`$9`). */
+  text(data: string, cur: Container): void {
+    const sign = this.#sign;
+    if (sign === undefined) return;
+    this.#sign = undefined;
+    if (sign.cur === cur && DIGIT.test(data) && cur.inlineTail() === sign.tail) {
+      cur.replaceEnd(`<sup>${sign.sign}</sup>`.length, sign.sign);
+    }
   }
 
   /** A `<sup>` opening in `cur`: true when it is recorded, undefined to open it as usual. */

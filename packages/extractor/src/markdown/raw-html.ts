@@ -57,6 +57,7 @@ export function rawKind(name: string, kind: number, attribs: Record<string, stri
   if (!VALID_NAME.test(name)) return undefined;
   switch (kind) {
     case T.BLOCK:
+    case T.DEFINITION_LIST:
       return HTML_BLOCKS.has(name) ? 'block' : undefined;
     case T.STRIKE:
     case T.RUBY:

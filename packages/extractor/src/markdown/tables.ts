@@ -54,31 +54,43 @@ export function alignOf(attribs: Record<string, string>): Align {
   return value === 'left' || value === 'center' || value === 'right' ? value : '';
 }
 
-/** Rows with `colspan` expanded and `rowspan` carried down as empty cells, so every column lines up. */
+/** A cell of the row above still spanning down: what each row below shows in that column, and for how many rows. */
+interface Carried {
+  cell: TableCell;
+  rows: number;
+}
+
+/**
+ * Rows with spans expanded, so every column lines up and every row reads whole (as pandoc writes pipe tables): a
+ * header cell's text fills each column its `colspan` covers (`Sleep (min)` heads both NREM and REM), a data cell's
+ * extra columns stay empty, and a `rowspan` cell's slots are repeated into the rows below it. A header alone in its
+ * row is a title over the rows below (`Chapter 11. Indexes`), not a column's name: written once.
+ */
 function grid(rows: readonly TableRow[], budget: Budget): TableCell[][] {
-  const pending: number[] = [];
+  const pending: (Carried | undefined)[] = [];
   const out: TableCell[][] = [];
+  const take = (line: TableCell[], c: number): void => {
+    const carried = pending[c]!;
+    if (--carried.rows === 0) pending[c] = undefined;
+    line.push(carried.cell);
+  };
   for (const row of rows) {
     const line: TableCell[] = [];
-    const carry = (): void => {
-      while ((pending[line.length] ?? 0) > 0) {
-        pending[line.length]!--;
-        line.push(EMPTY);
-      }
-    };
+    const title = row.cells.length === 1 && !pending.some((carried) => carried !== undefined);
     for (const cell of row.cells) {
       budget.tick();
-      carry();
+      while (pending[line.length] !== undefined) take(line, line.length);
       const col = line.length;
-      line.push(cell);
-      for (let k = 1; k < cell.colspan; k++) line.push(EMPTY);
-      if (cell.rowspan > 1) for (let k = 0; k < cell.colspan; k++) pending[col + k] = cell.rowspan - 1;
+      for (let k = 0; k < cell.colspan; k++) {
+        const slot = k === 0 || (cell.header && !title) ? cell : EMPTY;
+        line.push(slot);
+        if (cell.rowspan > 1) pending[col + k] = { cell: slot, rows: cell.rowspan - 1 };
+      }
     }
     for (let c = line.length; c < pending.length; c++) {
-      if ((pending[c] ?? 0) === 0) continue;
+      if (pending[c] === undefined) continue;
       while (line.length < c) line.push(EMPTY);
-      pending[c]!--;
-      line.push(EMPTY);
+      take(line, c);
     }
     out.push(line);
   }
@@ -137,7 +149,8 @@ export function renderTable(model: TableModel, budget: Budget): Block[] {
   const out: Block[] = [...model.caption];
   if (columns === 0 || !cells.some((row) => row.some((cell) => cell.blocks.length > 0))) return out;
   if (isLayout(model, cells, columns, total)) {
-    for (const row of cells) for (const cell of row) out.push(...cell.blocks);
+    // each cell once: the grid repeats a spanning cell in every slot it covers
+    for (const row of model.rows) for (const cell of row.cells) out.push(...cell.blocks);
     return out;
   }
   const lines: string[] = [];

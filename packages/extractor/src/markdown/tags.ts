@@ -34,6 +34,7 @@ export const BASE = 30;
 export const IFRAME = 31;
 export const RUBY = 32;
 export const QUOTATION = 33;
+export const DEFINITION_LIST = 34;
 
 // prettier-ignore
 const entries: [number, string[]][] = [
@@ -48,7 +49,7 @@ const entries: [number, string[]][] = [
   [
     BLOCK,
     [
-      'html', 'body', 'address', 'article', 'aside', 'center', 'details', 'summary', 'div', 'dl', 'fieldset',
+      'html', 'body', 'address', 'article', 'aside', 'center', 'details', 'summary', 'div', 'fieldset',
       'figcaption', 'figure', 'footer', 'form', 'header', 'hgroup', 'legend', 'main', 'nav', 'section', 'search',
       'optgroup', 'option', 'output', 'marquee', 'xmp', 'listing', 'plaintext',
     ],
@@ -75,6 +76,7 @@ const entries: [number, string[]][] = [
   [TABLE_SECTION, ['thead', 'tbody', 'tfoot']],
   [ROW, ['tr']],
   [CELL, ['td', 'th']],
+  [DEFINITION_LIST, ['dl']],
   [TERM, ['dt']],
   [DEFINITION, ['dd']],
   [MATH, ['math']],

@@ -1,3 +1,5 @@
+import { WHOLE_PAGE_WARNING } from '@crawlkit/extractor/page-warnings';
+
 import { formatCredits } from '../../formats/registry.js';
 import type { Format } from '../../v2/formats.js';
 import type { ActionResults } from '../../v2/types.js';
@@ -46,7 +48,8 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   const actions = nonEmptyActions(page.actions);
   if (actions) document.actions = actions;
   const errorPage = errorPageNote(page.status);
-  const warnings = errorPage ? [errorPage, ...state.warnings] : state.warnings;
+  // an error page is seldom an article: after its status, "No main content was found" is noise
+  const warnings = errorPage ? [errorPage, ...state.warnings.filter((w) => w !== WHOLE_PAGE_WARNING)] : state.warnings;
   if (warnings.length) document.warning = warnings.join(' ');
   if (state.llmUsage) document.metadata.llmUsage = state.llmUsage;
   const credits = documentCredits({
