@@ -112,10 +112,17 @@ describe('batchScrape', () => {
       const rejected = await ck.batchScrape(body);
       expect(rejected).toMatchObject({ success: false, code: 'BAD_REQUEST' });
       expect(rejected).not.toHaveProperty('invalidURLs');
-      expect(await ck.batchScrape({ ...body, urls: [good, 'http://blocked.test/'] })).toMatchObject({
-        success: false,
-        code: 'URL_BLOCKED',
-      });
+      const blocked = await ck.batchScrape({ ...body, urls: [good, 'http://blocked.test/'] });
+      expect(blocked).toMatchObject({ success: false, code: 'URL_BLOCKED' });
+      // One bad line of 200 refused the list without a word of the flag that keeps the rest; `false` asked for that.
+      const hint = 'Fix or remove it, or send ignoreInvalidURLs: true to scrape the valid URLs and list the others';
+      if (flag === undefined) {
+        expect(rejected).toHaveProperty('error', `Invalid URL: urls[1] ("not a url"). ${hint} in invalidURLs.`);
+        expect(blocked).toHaveProperty('error', expect.stringContaining(`(urls[1]). ${hint} in invalidURLs.`));
+      } else {
+        expect(rejected).toHaveProperty('error', 'Invalid URL: urls[1] ("not a url")');
+        expect(blocked).toHaveProperty('error', expect.not.stringContaining('ignoreInvalidURLs'));
+      }
     }
     const strict = ok<BatchScrapeResponse>(await ck.batchScrape({ urls: [good], ignoreInvalidURLs: false }));
     expect(strict).not.toHaveProperty('invalidURLs');

@@ -38,6 +38,17 @@ const PAGES: Record<string, string[]> = {
     '/store/boot',
   ],
   '/store/boot': [],
+  // A careers page linking a posting as a job board's ads do (Greenhouse's and Lever's source tags), and an embedded
+  // board whose postings are one page told apart by `gh_jid`.
+  '/careers/': [
+    '/careers/42?gh_src=abc123',
+    '/careers/42?lever-source=LinkedIn&amp;lever-origin=applied',
+    '/careers/42',
+    '/careers/board?gh_jid=7',
+    '/careers/board?gh_jid=8',
+  ],
+  '/careers/42': [],
+  '/careers/board': [],
 };
 /** Path → where it redirects: docs whose `latest` is a version. */
 const REDIRECTS: Record<string, string> = { '/latest': '/v2/' };
@@ -153,6 +164,14 @@ describe('the same page by many URLs', () => {
     const pages = await crawl({ url: '/store/', sitemap: 'skip' });
     expect(pages).toEqual(['/store/', '/store/boot']);
     expect(env.server.requests.slice(before).filter((r) => r.path.startsWith('/store/boot'))).toHaveLength(1);
+  });
+
+  it("a job posting linked with an applicant tracking system's source tags is read once; gh_jid stays", async () => {
+    const before = env.server.requests.length;
+    const pages = await crawl({ url: '/careers/', sitemap: 'skip' });
+    // Before: /careers/42 three times, as `?gh_src=…` and `?lever-source=…&lever-origin=…` were pages of their own.
+    expect(pages).toEqual(['/careers/', '/careers/42', '/careers/board', '/careers/board']);
+    expect(env.server.requests.slice(before).filter((r) => r.path.startsWith('/careers/42'))).toHaveLength(1);
   });
 
   it('a canonical naming the section above every page folds none of them into it', async () => {

@@ -82,7 +82,10 @@ describe('crawl of the fixture site', () => {
     expect(run.errors.errors[0]).toMatchObject({
       url: env.server.url('/away'),
       code: 'CRAWL_DENIAL',
-      error: expect.stringContaining('Redirected target URL is not allowed by crawlOptions') as unknown,
+      // Before: the message stopped at the reason, without the target the page had gone to.
+      error: expect.stringMatching(
+        /^Redirected target URL is not allowed by crawlOptions \(\w+\): it redirected to http:\/\/other\.test:\d+\/landed$/,
+      ) as unknown,
     });
     expect(sorted(run.errors.robotsBlocked)).toEqual([
       env.server.url('/private/hidden'),

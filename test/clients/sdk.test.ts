@@ -91,6 +91,14 @@ describe('methods that work', () => {
     const errors = await fc.getBatchScrapeErrors(job.id);
     expect(errors.errors.map((e) => e.url)).toEqual(['http://127.0.0.1:1/refused']);
 
+    // One line of a list that is no URL refuses it; the SdkError says how to keep the rest (before: only which line).
+    const refused = await fc.startBatchScrape([stack.page(ARTICLE), 'not a url']).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SdkError);
+    expect((refused as SdkError).message).toBe(
+      'Invalid URL: urls[1] ("not a url"). Fix or remove it, or send ignoreInvalidURLs: true to scrape the valid URLs ' +
+        'and list the others in invalidURLs.',
+    );
+
     const started = await fc.startBatchScrape([stack.page('/slow/held-1.html')]);
     expect((await fc.getBatchScrapeStatus(started.id)).status).toBe('scraping');
     expect(await fc.cancelBatchScrape(started.id)).toBe(true);

@@ -38,6 +38,12 @@ describe('normalizeUrl', () => {
       expect(normalizeUrl(`https://a.test/products/boot?${query}`)).toBe(product);
     }
     expect(normalizeUrl('https://a.test/products/boot?variant=8')).not.toBe(product);
+    // A job posting reached from a board's ad: Greenhouse's and Lever's source tags; Greenhouse's `gh_jid` is the job.
+    const posting = normalizeUrl('https://a.test/jobs/42');
+    for (const query of ['gh_src=abc123', 'lever-source=LinkedIn&lever-origin=applied', 'utm_source=board']) {
+      expect(normalizeUrl(`https://a.test/jobs/42?${query}`)).toBe(posting);
+    }
+    expect(normalizeUrl('https://a.test/careers?gh_jid=7')).not.toBe(normalizeUrl('https://a.test/careers?gh_jid=8'));
     // The same names alone are a site's own: `_pos` pages a list unless Shopify's `_ss` is beside it.
     expect(normalizeUrl('https://a.test/list?_pos=2')).not.toBe(normalizeUrl('https://a.test/list?_pos=3'));
     expect(normalizeUrl('https://a.test/list?_sid=4')).not.toBe(normalizeUrl('https://a.test/list'));

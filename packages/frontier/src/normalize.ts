@@ -31,6 +31,11 @@ const TRACKING = new Set([
   'pr_rec_pid',
   'pr_ref_pid',
   'pr_seq',
+  // Applicant tracking systems' source tags on a job posting's link (Greenhouse, Lever): the board, ad or referrer
+  // it was reached from. Greenhouse's `gh_jid` is not one of them: on an embedded board it names the posting.
+  'gh_src',
+  'lever-source',
+  'lever-origin',
 ]);
 
 /**

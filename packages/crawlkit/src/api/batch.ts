@@ -54,6 +54,10 @@ export function batchContextOf(rt: Pick<Runtime, 'jobs' | 'ctx' | 'urlPolicy'>):
 /** URLs checked between two turns of the event loop. */
 const URL_SLICE = 2_000;
 
+/** What a batch refused for one URL adds when the request left `ignoreInvalidURLs` out. */
+const DROP_HINT =
+  'Fix or remove it, or send ignoreInvalidURLs: true to scrape the valid URLs and list the others in invalidURLs.';
+
 type Checked = { ok: true; url: string } | { ok: false; blocked: boolean; message: string };
 
 function checkBatchUrl(input: string, policy: UrlPolicy | undefined, threats: ThreatProtection | undefined): Checked {
@@ -89,6 +93,8 @@ export async function startBatchScrape(
   if (feature) context.llm?.assertModel(feature);
   const { urls, ignoreInvalidURLs, appendToId, ...rest } = parsed.value;
   const lenient = ignoreInvalidURLs === true;
+  // The whole list is refused for one URL: say how to keep the rest, unless the caller asked for that with `false`.
+  const orDrop = ignoreInvalidURLs === undefined ? `. ${DROP_HINT}` : '';
 
   const valid: BatchUrl[] = [];
   const invalid: string[] = [];
@@ -101,9 +107,9 @@ export async function startBatchScrape(
     } else if (lenient) {
       invalid.push(redactUrl(sourceURL));
     } else if (check.blocked) {
-      return { success: false, code: 'URL_BLOCKED', error: `${check.message} (urls[${index}])` };
+      return { success: false, code: 'URL_BLOCKED', error: `${check.message} (urls[${index}])${orDrop}` };
     } else {
-      return badRequest(`${check.message}: urls[${index}] (${JSON.stringify(redactUrl(sourceURL))})`, [
+      return badRequest(`${check.message}: urls[${index}] (${JSON.stringify(redactUrl(sourceURL))})${orDrop}`, [
         { code: 'custom', path: ['urls', index], message: check.message },
       ]);
     }

@@ -1,3 +1,4 @@
+import { redactUrl } from '@crawlkit/fetcher';
 import { z } from 'zod';
 
 import { pageGone } from '../scrape/page-status.js';
@@ -152,6 +153,8 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
   };
 
   if (changeStatus === 'changed' && previous) {
+    const moved = redirectNote(state, url);
+    if (moved) warnings.push(moved);
     if (compared?.diff) result.diff = compared.diff;
     if (format.modes.includes('json')) {
       try {
@@ -179,4 +182,18 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
     warnings.push('Change tracking could not save this scrape: the next one will compare with an older version.');
   }
   document.changeTracking = result;
+}
+
+/**
+ * A page compared under the address asked for but read at another: a job posting closed and sent to its listing
+ * read `changed`, its diff the posting against the listing, without a word of the redirect.
+ */
+function redirectNote(state: ExtractedState, key: string): string | undefined {
+  const final = state.page.url;
+  if (state.ctx.normalizeUrl(final) === key) return undefined;
+  return (
+    `The page redirected to ${redactUrl(final)}: change tracking compared that page with the last version kept for ` +
+    `${redactUrl(state.context.sourceURL)}. If that address did not redirect before, its page is no longer there ` +
+    '(a closed job posting sent to its listing, a page moved).'
+  );
 }

@@ -288,7 +288,8 @@ export function createCrawlPlanner(
               tasks: [],
               reject: {
                 code: 'CRAWL_DENIAL',
-                error: `Redirected target URL is not allowed by crawlOptions (${reason})`,
+                // Where it went: a closed job posting sent to its listing, an article moved off the crawl's path.
+                error: `Redirected target URL is not allowed by crawlOptions (${reason}): it redirected to ${redactUrl(finalUrl)}`,
               },
             };
           }
