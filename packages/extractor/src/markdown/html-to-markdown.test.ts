@@ -96,6 +96,21 @@ describe('htmlToMarkdown: structure', () => {
     );
   });
 
+  it('writes a long merged cell once, so a paragraph spanning many rows is not copied into each', () => {
+    const long = 'word '.repeat(40).trim();
+    const rows = Array.from(
+      { length: 500 },
+      (_, i) => `<tr>${i === 0 ? `<td rowspan=500>${long}</td>` : ''}<td>${i}</td></tr>`,
+    );
+    const out = md(`<table><tr><th>Note</th><th>n</th></tr>${rows.join('')}</table>`);
+    expect(out.split(long)).toHaveLength(2);
+    expect(out).toContain('\n| | 499 |');
+    // a short one (a label, a dash) is repeated into every row it spans
+    expect(
+      md('<table><tr><th>a</th><th>b</th></tr><tr><td rowspan=2>—</td><td>1</td></tr><tr><td>2</td></tr></table>'),
+    ).toBe('| a | b |\n| --- | --- |\n| — | 1 |\n| — | 2 |');
+  });
+
   it('writes blockquotes and hard breaks', () => {
     expect(md('<blockquote><p>a<br>b</p><p>c</p></blockquote>')).toBe('> a\\\n> b\n>\n> c');
   });

@@ -37,6 +37,18 @@ const SPAN_MARGIN = 256;
 
 const EMPTY: TableCell = { blocks: [], header: false, colspan: 1, rowspan: 1, align: '' };
 
+/**
+ * A spanning cell of at most this much text is repeated into the slots it spans (a label, a value); a longer one is
+ * written once, so that a paragraph spanning thousands of rows does not become thousands of paragraphs.
+ */
+const MAX_REPEATED_TEXT = 100;
+
+function repeatable(cell: TableCell): boolean {
+  let length = 0;
+  for (const block of cell.blocks) if ((length += block.text.length) > MAX_REPEATED_TEXT) return false;
+  return true;
+}
+
 export function spanOf(value: string | undefined, max: number): number {
   if (value === undefined) return 1;
   const n = Number.parseInt(value, 10);
@@ -64,7 +76,8 @@ interface Carried {
  * Rows with spans expanded, so every column lines up and every row reads whole (as pandoc writes pipe tables): a
  * header cell's text fills each column its `colspan` covers (`Sleep (min)` heads both NREM and REM), a data cell's
  * extra columns stay empty, and a `rowspan` cell's slots are repeated into the rows below it. A header alone in its
- * row is a title over the rows below (`Chapter 11. Indexes`), not a column's name: written once.
+ * row is a title over the rows below (`Chapter 11. Indexes`), not a column's name: written once. A cell of more than
+ * `MAX_REPEATED_TEXT` characters is written once too, its other slots empty.
  */
 function grid(rows: readonly TableRow[], budget: Budget): TableCell[][] {
   const pending: (Carried | undefined)[] = [];
@@ -81,10 +94,11 @@ function grid(rows: readonly TableRow[], budget: Budget): TableCell[][] {
       budget.tick();
       while (pending[line.length] !== undefined) take(line, line.length);
       const col = line.length;
+      const repeat = (cell.colspan > 1 || cell.rowspan > 1) && repeatable(cell);
       for (let k = 0; k < cell.colspan; k++) {
-        const slot = k === 0 || (cell.header && !title) ? cell : EMPTY;
+        const slot = k === 0 || (cell.header && !title && repeat) ? cell : EMPTY;
         line.push(slot);
-        if (cell.rowspan > 1) pending[col + k] = { cell: slot, rows: cell.rowspan - 1 };
+        if (cell.rowspan > 1) pending[col + k] = { cell: repeat ? slot : EMPTY, rows: cell.rowspan - 1 };
       }
     }
     for (let c = line.length; c < pending.length; c++) {
