@@ -33,7 +33,7 @@ import type { PageAddress } from './site-links.js';
 import { dropSiteCards } from './site-cards.js';
 import { dropStoryRails } from './story-rails.js';
 import { dropSubscribeBoxes } from './subscribe-boxes.js';
-import { CODE_TAGS } from './tags.js';
+import { CODE_TAGS, PICTURE_TAGS } from './tags.js';
 import { dropTeaserGroups } from './teasers.js';
 import { Doomed, ruleOff, type Trace } from './trace.js';
 
@@ -49,6 +49,14 @@ export interface PageFacts {
   address?: PageAddress | undefined;
   /** Keep figure captions (`MainContentOptions.captions`). @default false */
   captions?: boolean;
+}
+
+/** What an item without text may still show: a picture, a video's poster, a formula, a task's checkbox. */
+const MEDIA_TAGS: ReadonlySet<string> = new Set([...PICTURE_TAGS, 'video', 'math', 'input']);
+
+function holdsMedia(el: Element): boolean {
+  for (const e of elements(el)) if (MEDIA_TAGS.has(e.name)) return true;
+  return false;
 }
 
 /** Removes page furniture inside `container` (which itself is kept). */
@@ -81,6 +89,8 @@ export function cleanContainer(
       // empty wrappers and images stay; empty forms, buttons (but a lightbox's figure) and rows of share icons go
       if (el.name === 'form' || (el.name === 'button' && !isFigureButton(el)) || isShareIcons(el))
         doomed.drop(el, 'empty-control');
+      // an item that would be written as a bare `-` (a price slot left blank, an icon's item)
+      else if (el.name === 'li' && !holdsMedia(el) && !ruleOff('empty-item')) doomed.drop(el, 'empty-item');
       continue;
     }
     if (doomed.has(el) || CODE_TAGS.has(el.name)) continue;

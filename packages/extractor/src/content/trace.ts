@@ -78,6 +78,7 @@ export const DROP_RULES = {
   'outside-container': { module: 'select.ts', says: 'outside the container chosen as the main content' },
   // pass 6, clean.ts and the rule modules it calls
   'empty-control': { module: 'clean.ts', says: 'a form, button or row of share icons without text' },
+  'empty-item': { module: 'clean.ts', says: 'a list item without text or media (its icon or widget gone)' },
   caption: { module: 'clean.ts', says: 'a figure caption or photo credit (<figcaption>); the image stays' },
   'signup-widget': { module: 'signup-widgets.ts', says: 'a sign-up widget: its pitch, form and small print' },
   button: { module: 'furniture.ts', says: 'a button' },
