@@ -11,7 +11,7 @@ import { startRouteSite } from './helpers/route-site.ts';
 
 /** Category → its number of pages (two products on each). */
 const CATEGORIES: Record<string, number> = { bags: 4, hats: 3, far: 2, shoes: 3 };
-/** Categories paged by path (`/collections/shoes/page/2`), not by query: map visits a page once whatever its query. */
+/** Categories paged by path (`/collections/shoes/page/2`), not by query (`/collections/bags?page=2`). */
 const PATH_PAGED = new Set(['shoes']);
 
 function startShop(): Promise<FixtureServer> {
@@ -111,6 +111,31 @@ describe('<link rel="next">', () => {
       '/collections/shoes/page/2',
       '/collections/shoes/page/3',
     ]);
+  });
+
+  it('is read by map through a query-paged category when `ignoreQueryParameters` is false; once by default', async () => {
+    const mapPaths = async (ignoreQueryParameters?: boolean) => {
+      const url = `${env.server.url}/collections/bags`;
+      const mapped = ok(
+        await env.ck.map({
+          url,
+          sitemap: 'skip',
+          ...(ignoreQueryParameters !== undefined ? { ignoreQueryParameters } : {}),
+        }),
+      );
+      // the products are outside the category's path (`filterByPath`): the category's pages are listed
+      return mapped.links.map((l) => new URL(l.url).pathname + new URL(l.url).search).sort();
+    };
+    const kept = await mapPaths(false);
+    expect(categoryPages(kept)).toEqual([
+      '/collections/bags',
+      '/collections/bags?page=2',
+      '/collections/bags?page=3',
+      '/collections/bags?page=4',
+    ]);
+    // the default strips `?page=N`: the pages are the category's one URL, visited once
+    const folded = await mapPaths();
+    expect(folded).toEqual(['/collections/bags']);
   });
 
   it('is not in the links format, which is the cleaned content’s <a href> as upstream’s', async () => {

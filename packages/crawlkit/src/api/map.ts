@@ -1,6 +1,6 @@
 import type { FetchResult } from '@crawlkit/fetcher';
 import { isAllowedByPolicy, judgeRendering } from '@crawlkit/fetcher/analysis';
-import { decodePercent, discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from '@crawlkit/frontier';
+import { decodePercent, discoverSitemaps, loadRobots, type SitemapListing } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
 import { charged, type CallCredits } from '../credits/charge.js';
@@ -189,7 +189,8 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
     while (queue.length && visited.size < MAX_PAGES_FETCHED && (request.search || links.size < request.limit)) {
       signal?.throwIfAborted();
       const url = queue.shift()!;
-      const key = normalizeUrl(url, { ignoreQueryParameters: true });
+      // a page is visited once per key it is listed under: `?page=2` is a page of its own when queries are kept
+      const key = pageKey(url, scope);
       if (visited.has(key)) continue;
       visited.add(key);
       const page = first

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { softNotFoundNote, titleSaysNotFound } from './soft-not-found.js';
+import { goneSentence, softNotFoundNote, titleSaysNotFound } from './soft-not-found.js';
 
 describe('titleSaysNotFound', () => {
   it.each([
@@ -38,4 +38,26 @@ describe('softNotFoundNote', () => {
     expect(softNotFoundNote(200, undefined)).toBeUndefined();
     expect(softNotFoundNote(200, 'Installing')).toBeUndefined();
   });
+});
+
+describe('goneSentence', () => {
+  it.each([
+    [
+      '# Data Analyst\n\nRemote.\n\nThis job is no longer available. [See open roles](/jobs)',
+      'This job is no longer available.',
+    ],
+    ['**Sorry, this position has been filled!**', 'Sorry, this position has been filled!'],
+    [
+      'We are no longer accepting applications for this role.',
+      'We are no longer accepting applications for this role.',
+    ],
+    ['The listing has expired', 'The listing has expired'],
+  ])('reads %j', (markdown, sentence) => expect(goneSentence(markdown)).toBe(sentence));
+
+  it.each([
+    'The banner read "This job has expired" for a week.',
+    '> This job is no longer available.',
+    'Acme Corp is no longer available.',
+    `${'A long article about postings. '.repeat(30)}This job has expired.`,
+  ])('does not read %j', (markdown) => expect(goneSentence(markdown)).toBeUndefined());
 });

@@ -14,6 +14,10 @@ describe("a price's cents in <sup>", () => {
     ['<p>EUR 19<sup>99</sup></p>', 'EUR 19.99'],
     ['<p>19 USD<sup>99</sup></p>', '19.99 USD'],
     ['<p>$1,299<sup>00</sup></p>', '$1,299.00'],
+    // cents that bring their own point (WCXB 2960's and 3006's shape) keep it
+    ['<p>$1,899<sup>.00</sup></p>', '$1,899.00'],
+    ['<p><b>$1,899</b><sup>.00</sup> was $2,199<sup>.99</sup></p>', '**$1,899.00** was $2,199.99'],
+    ['<p>19 €<sup>,99</sup></p>', '19,99 €'],
     // an amount grouped with `.` takes `,` for its cents: `1.299.99` would read as 1299 thousand
     ['<p>1.299 €<sup>99</sup></p>', '1.299,99 €'],
     // the emphasis around the price keeps the cents inside it
@@ -40,6 +44,12 @@ describe("a price's cents in <sup>", () => {
     ['<p>$19<sup>1</sup> and $19<sup>TM</sup></p>', '$19<sup>1</sup> and $19<sup>TM</sup>'],
     ['<p>$19.50<sup>99</sup> and 19,50 €<sup>99</sup></p>', '$19.50<sup>99</sup> and 19,50 €<sup>99</sup>'],
     ['<p>$19 <sup>99</sup></p>', '$19 <sup>99</sup>'],
+    // a point and digits in `<sup>` after anything but a price, or not two digits after one
+    [
+      '<p>x<sup>.5</sup> and 10<sup>.25</sup> and v2<sup>.00</sup></p>',
+      'x<sup>.5</sup> and 10<sup>.25</sup> and v2<sup>.00</sup>',
+    ],
+    ['<p>$19<sup>.5</sup> and $19<sup>..99</sup></p>', '$19<sup>.5</sup> and $19<sup>..99</sup>'],
     // a sign's `<sup>` not directly before digits, or holding more than a sign or a real code
     ['<p><sup>$</sup> 19 and x<sup>$</sup>y</p>', '<sup>$</sup> 19 and x<sup>$</sup>y'],
     ['<p><sup>ABC</sup>19 and <sup>$1</sup>9</p>', '<sup>ABC</sup>19 and <sup>$1</sup>9'],
@@ -76,6 +86,7 @@ describe("a price's cents in <sup>", () => {
     expect(withCents('$19', '99')).toBe('$19.99');
     expect(withCents('Only 19 €', ' 99 ')).toBe('Only 19.99 €');
     expect(withCents('$19', 'th')).toBeUndefined();
+    expect(withCents('$1,899', '.00')).toBe('$1,899.00');
     expect(withCents('Page 19', '99')).toBeUndefined();
     expect(centsPlace('**$159**')).toEqual({ back: 2, mark: '.' });
   });

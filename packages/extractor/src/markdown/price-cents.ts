@@ -1,7 +1,8 @@
 // A price's cents drawn in `<sup>` (BigCommerce's `$19<sup>99</sup>`, Cdiscount's `19€<sup>99</sup>`): kept as
 // `<sup>` they read "$1999" once a RAG index strips the tags. Written as decimals instead: `$19.99`, `19.99 €`. One
 // home for the rule: the converter and the product reader's visible-price text both ask `centsPlace`. A currency
-// sign drawn in `<sup>` before the amount (REI's `<sup>$</sup>9`) is written as the sign: `$9`, `$19.99`.
+// sign drawn in `<sup>` before the amount (REI's `<sup>$</sup>9`) is written as the sign: `$9`, `$19.99`. Cents that
+// bring their own point (`$1,899<sup>.00</sup>`) keep it: `$1,899.00`.
 import type { Capture } from './capture.js';
 import type { Container } from './container.js';
 import { feedEvents, type HtmlSink } from './drivers.js';
@@ -21,7 +22,8 @@ const SIGN_LAST = new RegExp(
 );
 /** A price is short: this much of the text before a `<sup>` is enough to look at. */
 const TAIL = 48;
-const CENTS = /^\s*(\d{2})\s*$/;
+/** Two digits, after the point the page wrote for them (`.00`, `,99`) if it wrote one. */
+const CENTS = /^\s*([.,]?)(\d{2})\s*$/;
 /** A `<sup>` holding a currency sign or code, as the converter wrote it at the end of the inline text. */
 const SIGN_SUP = /<sup>(\p{Sc}|[A-Z]{3})<\/sup>$/u;
 const DIGIT = /^\d/;
@@ -50,18 +52,19 @@ export function centsPlace(before: string): CentsPlace | undefined {
   return { back: tail.length - end, mark: /\.\d{3}$/.test(amount) ? ',' : '.' };
 }
 
-/** The two digits of a `<sup>`'s text, or undefined. */
-export function centsOf(text: string): string | undefined {
-  return CENTS.exec(text)?.[1];
+/** A `<sup>`'s text as cents at `place`: its two digits after its own point, or the place's; undefined if not cents. */
+function centsAt(text: string, place: CentsPlace): string | undefined {
+  const found = CENTS.exec(text);
+  return found ? (found[1] || place.mark) + found[2]! : undefined;
 }
 
 /** `before` and a `<sup>` holding `sup` after it, read as text: the cents written in when they are cents. */
 export function withCents(before: string, sup: string): string | undefined {
-  const cents = centsOf(sup);
-  const place = cents === undefined ? undefined : centsPlace(before);
-  if (!place) return undefined;
+  const place = centsPlace(before);
+  const cents = place && centsAt(sup, place);
+  if (!place || cents === undefined) return undefined;
   const at = before.length - place.back;
-  return `${before.slice(0, at)}${place.mark}${cents}${before.slice(at)}`;
+  return `${before.slice(0, at)}${cents}${before.slice(at)}`;
 }
 
 /** A recorded `<sup>`'s text when it holds only text (in `<span>`s at most): a footnote link is not cents. */
@@ -117,8 +120,8 @@ export class PriceCents {
     const capture = new RawCapture(name, attribs, false);
     this.#capture(capture, () => {
       const text = plainText(capture.events);
-      const cents = text === undefined ? undefined : centsOf(text);
-      if (cents !== undefined) return cur.insertBeforeEnd(place.back, place.mark + cents);
+      const cents = text === undefined ? undefined : centsAt(text, place);
+      if (cents !== undefined) return cur.insertBeforeEnd(place.back, cents);
       this.#replaying = true;
       feedEvents(this.#sink, capture.events, planRaw(capture.events).end);
       this.#replaying = false;

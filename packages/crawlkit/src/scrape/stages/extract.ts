@@ -65,7 +65,8 @@ export const extractStage: ScrapeStage = {
     if (keptHash !== undefined) state.contentHash = keptHash;
     if (keptKey && built) await writeStoredExtraction(state, keptKey, page.fetchedAt!, extraction);
     state.warnings.push(...extraction.warnings);
-    const notFound = kind === 'html' ? softNotFoundNote(page.status, extraction.metadata.title) : undefined;
+    const notFound =
+      kind === 'html' ? softNotFoundNote(page.status, extraction.metadata.title, extraction.markdown) : undefined;
     if (notFound) state.warnings.push(notFound);
     // An empty result of `includeTags`/`excludeTags` is theirs (a selector matching nothing says so), not the page's
     const { includeTags, excludeTags } = request.settings;
