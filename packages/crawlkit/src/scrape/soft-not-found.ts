@@ -110,12 +110,17 @@ const GONE_SENTENCE = new RegExp(
  */
 const SHORT_TEXT_WORDS = 100;
 
+/** Markdown longer than this holds more than `SHORT_TEXT_WORDS` words, whatever its links' addresses. */
+const SHORT_TEXT_CHARS = 20_000;
+
 /**
  * The sentence of a short page's main text (markdown) saying its thing is gone, as written; undefined when the text
  * is longer than `SHORT_TEXT_WORDS` or no sentence is one. A quoted line (`>`) and a sentence that only mentions the
  * phrase ("The banner read: this job has expired") are not one.
  */
 export function goneSentence(markdown: string): string | undefined {
+  // every scrape asks: a page far longer than a short text's words and links is not read at all
+  if (markdown.length > SHORT_TEXT_CHARS) return undefined;
   const text = markdown.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
   if (text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length > SHORT_TEXT_WORDS) return undefined;
   for (const line of text.split('\n')) {
