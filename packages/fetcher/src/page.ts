@@ -43,6 +43,13 @@ export interface PageRequest<V extends RenderVerdict = RenderVerdict> extends Om
   /** v2 page actions, run after the page settled (reference §5); taken as typed (`validateActions` checks JSON). */
   actions?: Action[];
   /**
+   * Load the page's images in the browser although no screenshot is taken: for a caller that measures the rendered
+   * page (the `branding` format's logo sizes). Without it, a browser page that takes no screenshot and no PDF never
+   * loads its images, media or fonts (`droppedResourceTypes`); the HTTP engine never loads them at all.
+   * @default false
+   */
+  loadImages?: boolean;
+  /**
    * Take a screenshot of the page when an action fails (the error's `details.screenshot`, a file under
    * `browser.screenshotDir` when set). Off for a caller with nowhere to keep it: a job page's error is stored without
    * `details`, so its capture would cost up to a second of the page's time, and leave a file nothing points to.

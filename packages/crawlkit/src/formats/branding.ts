@@ -88,6 +88,8 @@ export const brandingFormat = defineFormat({
   schema: z.strictObject({ type: z.literal('branding') }),
   shapeFetch: (_format, request) => {
     request.engine = 'browser';
+    // The logo candidates are measured on the rendered page: an image never loaded has no size.
+    request.loadImages = true;
     request.actions = withBrandingAction(request.actions);
   },
   fetchError: (_format, error) => brandingFetchError(error),

@@ -27,6 +27,7 @@ import { downloadError, isDownload } from './downloads.js';
 import { chromiumGaveUp, committed, connectionTimeoutCode, navigationError } from './navigation-errors.js';
 import { raceAbort } from './abortable.js';
 import { readRenderedHtml } from './rendered-html.js';
+import type { PixelNeeds } from './pixel-needs.js';
 import { RequestGate } from './request-gate.js';
 import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
 import { PageRecorder } from './page-recorder.js';
@@ -35,7 +36,7 @@ import { ScriptErrors } from './script-errors.js';
 import type { ExchangeSink, RecordedSource } from '../warc/exchange.js';
 
 /** One page load in the browser, with everything already decided by the fetcher. */
-export interface BrowserFetchRequest {
+export interface BrowserFetchRequest extends PixelNeeds {
   url: string;
   headers?: Record<string, string>;
   /** Whole-request budget, in milliseconds. */
@@ -82,7 +83,7 @@ export interface BrowserFetchRequest {
 export interface BrowserFetchResult extends FetchResult {
   screenshot?: string;
   actions?: ActionResults;
-  /** Requests the engine refused (policy, ads, media). */
+  /** Requests the engine refused (policy, ads, and the images, media and fonts of a page showing no pixels). */
   blockedRequests: number;
   consent?: ConsentOutcome;
   /** Notes for the document's `warning` (a cut screenshot). */
@@ -212,8 +213,7 @@ export class BrowserEngine {
     const gate = new RequestGate({
       policy: this.#settings.policy,
       ...(this.#settings.maxRedirects === undefined ? {} : { maxRedirects: this.#settings.maxRedirects }),
-      blockHeavy:
-        request.screenshot === undefined && !request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf'),
+      pixels: request,
       ...(adBlocker ? { adBlocker: await adBlocker } : {}),
       ...(request.serve ? { serve: request.serve } : {}),
       // The user agent goes to every host: it is the browser's own (emulation), not a header the page adds.

@@ -11,18 +11,17 @@ import {
   type UrlPolicy,
 } from '../policy/url-policy.js';
 import type { AdBlocker } from './adblock.js';
+import { droppedResourceTypes, type PixelNeeds } from './pixel-needs.js';
 import { redirectLimitError } from './navigation-errors.js';
 import { sameHeaderSite } from '../policy/header-site.js';
 import type { RecordedSource } from '../warc/exchange.js';
 
-/** Resource types dropped unless a screenshot needs them (they never change the DOM's text). */
-const HEAVY_TYPES = new Set(['media', 'font']);
 const PASS_SCHEMES = new Set(['data:', 'blob:', 'about:', 'chrome-extension:']);
 
 export interface RequestGateSettings {
   policy: UrlPolicy;
-  /** Drop media and fonts. */
-  blockHeavy: boolean;
+  /** What the page must show: the resource types it never needs are dropped (`droppedResourceTypes`). */
+  pixels: PixelNeeds;
   /** Drop ads, trackers and consent managers. */
   adBlocker?: AdBlocker;
   /** Answer every request allowed from recordings instead of the network (replay); a miss fails the request. */
@@ -43,11 +42,12 @@ export type BlockReason = 'policy' | 'ad' | 'resource-type';
 
 /**
  * Request interception for one page: every request (redirect hops included) is checked against the URL policy,
- * and, when the policy refuses private networks, so is every address its host resolves to; ads, trackers, media
- * and fonts are dropped as configured.
+ * and, when the policy refuses private networks, so is every address its host resolves to; ads, trackers and the
+ * resource types a page that shows no pixels never needs (images, media, fonts) are dropped as configured.
  */
 export class RequestGate {
   readonly #settings: RequestGateSettings;
+  readonly #dropTypes: ReadonlySet<string>;
   readonly #hostVerdicts = new Map<string, Promise<string | undefined>>();
   /** Requests refused so far. */
   readonly blocked: { url: string; reason: BlockReason; resourceType: string }[] = [];
@@ -60,6 +60,7 @@ export class RequestGate {
 
   constructor(settings: RequestGateSettings) {
     this.#settings = settings;
+    this.#dropTypes = droppedResourceTypes(settings.pixels);
   }
 
   async attach(page: Page): Promise<void> {
@@ -114,7 +115,7 @@ export class RequestGate {
         if (isMainDocument) {
           this.mainFrameError = this.hops.length > 1 ? blockedAfterRedirect(refusal, this.hops[0]!) : refusal;
         }
-      } else if (this.#settings.blockHeavy && HEAVY_TYPES.has(type)) {
+      } else if (this.#dropTypes.has(type)) {
         reason = 'resource-type';
       } else if (this.#settings.adBlocker?.isBlocked(url, type, page.url() || url, isMainDocument)) {
         reason = 'ad';

@@ -56,6 +56,7 @@ export class BrowserPageEngine implements PageEngine {
     if (request.location?.languages?.length) browserRequest.languages = request.location.languages;
     if (request.screenshot) browserRequest.screenshot = request.screenshot;
     if (request.actions?.length) browserRequest.actions = request.actions;
+    if (request.loadImages) browserRequest.loadImages = true;
     if (request.actionFailureScreenshot === false) browserRequest.actionFailureScreenshot = false;
     if (attempt.proxy) browserRequest.proxy = attempt.proxy;
     if (request.onRequestStart) browserRequest.onRequestStart = request.onRequestStart;

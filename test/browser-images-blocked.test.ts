@@ -1,0 +1,60 @@
+/**
+ * A browser scrape that takes no picture never loads the page's images (a photo-heavy crawl spent its time on them;
+ * the `images` format and markdown read the DOM's URLs, not pixels). A screenshot, an action taking one, and the
+ * `branding` format (which measures logo sizes) load them.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
+import { sendPage, startRouteSite } from './helpers/route-site.ts';
+import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+const requested: string[] = [];
+// Two plain images, one `loading="lazy"` far below, one a script swaps in from `data-src` (a lazy loader).
+const album =
+  '<p>The harbour in the morning.</p><img src="/img/a.png" alt="Boats" width="400" height="300">' +
+  '<img src="/img/b.png" alt="Nets" width="400" height="300"><div style="height:4000px"></div>' +
+  '<img src="/img/c.png" alt="Pier" loading="lazy" width="400" height="300">' +
+  '<img data-src="/img/d.png" class="lazy" alt="Gulls" width="400" height="300">' +
+  '<script>for (const img of document.querySelectorAll("img.lazy")) img.src = img.dataset.src;</script>';
+const ALL = ['/img/a.png', '/img/b.png', '/img/c.png', '/img/d.png'];
+
+const env = useFixtureEngine({
+  server: () =>
+    startRouteSite({
+      '/album': (_req, res) => sendPage(res, 'Harbour album', album),
+      '/img/*': (req, res) => {
+        requested.push(req.url!);
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.end(PNG);
+      },
+    }),
+  crawlkit: { store: 'memory', engine: 'browser', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 },
+});
+
+const scrape = async (options: Record<string, unknown>) => {
+  requested.length = 0;
+  const doc = data(await env.ck.scrape({ url: `${env.server.url}/album`, maxAge: 0, ...options }));
+  return { doc, requested: [...new Set(requested)].sort() };
+};
+
+describe('images in the browser engine', () => {
+  it('loads none without a picture, yet lists them all in images and markdown', async () => {
+    const { doc, requested } = await scrape({ formats: ['markdown', 'images'] });
+    expect(requested).toEqual([]);
+    expect(doc.images).toEqual(ALL.map((path) => `${env.server.url}${path}`));
+    for (const path of ALL) expect(doc.markdown).toContain(`${env.server.url}${path}`);
+  }, 30_000);
+
+  it('loads them for a full-page screenshot, a screenshot action and branding', async () => {
+    expect((await scrape({ formats: [{ type: 'screenshot', fullPage: true }] })).requested).toEqual(ALL);
+    const action = await scrape({ formats: ['markdown'], actions: [{ type: 'screenshot' }] });
+    expect(action.requested).toEqual(expect.arrayContaining(['/img/a.png', '/img/b.png', '/img/d.png']));
+    const branding = await scrape({ formats: ['branding'] });
+    expect(branding.requested).toEqual(expect.arrayContaining(['/img/a.png', '/img/b.png', '/img/d.png']));
+  }, 40_000);
+});
