@@ -22,16 +22,17 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     const path = req.url ?? '/';
     if (path === '/page') {
-      // The page on 127.0.0.1 loads an image from its own host and one from another host (localhost).
+      // The page on 127.0.0.1 loads a script from its own host and one from another host (localhost); scripts,
+      // because a page that takes no picture never loads its images.
       res.writeHead(200, { 'content-type': 'text/html' }).end(
         `<h1>Account</h1><p>Your orders and invoices.</p>
-        <img src="http://127.0.0.1:${port}/own.gif"><img src="http://localhost:${port}/third-party.gif">`,
+        <script src="http://127.0.0.1:${port}/own.js"></script><script src="http://localhost:${port}/third-party.js"></script>`,
       );
       return;
     }
     seen.set(path, req.headers);
-    if (seen.has('/own.gif') && seen.has('/third-party.gif')) bothSeen();
-    res.writeHead(200, { 'content-type': 'image/gif' }).end();
+    if (seen.has('/own.js') && seen.has('/third-party.js')) bothSeen();
+    res.writeHead(200, { 'content-type': 'text/javascript' }).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -56,9 +57,9 @@ describe("a browser scrape's own headers", () => {
       headers: { cookie: 'session=s3cret', authorization: 'Bearer t0ken', 'user-agent': 'MyBot/1.0' },
     });
     await both;
-    expect(seen.get('/own.gif')).toMatchObject({ cookie: 'session=s3cret', authorization: 'Bearer t0ken' });
+    expect(seen.get('/own.js')).toMatchObject({ cookie: 'session=s3cret', authorization: 'Bearer t0ken' });
     // Before: the other host got the session cookie and the bearer token too.
-    const third = seen.get('/third-party.gif')!;
+    const third = seen.get('/third-party.js')!;
     expect(third.cookie).toBeUndefined();
     expect(third.authorization).toBeUndefined();
     // The user agent is the browser's: every host sees it.
