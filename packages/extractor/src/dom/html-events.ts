@@ -234,16 +234,29 @@ class EventHandler implements TokenizerCallbacks {
     }
   }
 
-  #popElement(): void {
+  /** Takes the innermost element off the stack (and its foreign context), returning its name. */
+  #unstack(): string {
     const name = this.#stack.pop()!;
     this.#open.set(name, this.#open.get(name)! - 1);
     if (name === 'svg' || name === 'math' || INTEGRATION.has(name)) this.#contexts.pop();
+    return name;
+  }
+
+  #popElement(): void {
+    const name = this.#unstack();
     if (this.#skipping) {
       if (this.#stack.length === this.#skipFrom) this.#skipFrom = -1;
       return;
     }
     this.flushText();
     this.#sink.close(name);
+  }
+
+  #dropUnfinishedTag(): void {
+    const name = this.#tagname;
+    this.#tagname = '';
+    this.#attribs = null;
+    if (!VOID.has(name) && this.#stack[this.#stack.length - 1] === name) this.#unstack();
   }
 
   oncdata(start: number, endIndex: number, offset: number): void {
@@ -281,6 +294,8 @@ class EventHandler implements TokenizerCallbacks {
   }
 
   onend(): void {
+    // the input ended inside a start tag (`<a href="x"` and no `>`): a browser drops the tag, and no sink opened it
+    if (this.#tagname !== '') this.#dropUnfinishedTag();
     while (this.#stack.length > 0) this.#popElement();
     this.flushText();
   }

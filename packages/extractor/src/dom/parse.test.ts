@@ -128,3 +128,18 @@ describe('parseHtml', () => {
     }
   });
 });
+
+describe('parseHtml of a document cut off inside a tag', () => {
+  it('drops the unfinished tag, as a browser does, and keeps everything before it', () => {
+    const cases: [string, string][] = [
+      ['<div><p>text <a href="/x" target="_blank"', '<div><p>text </p></div>'],
+      ['<div><p>text <a href="/x', '<div><p>text </p></div>'],
+      ['<div><p>text <a', '<div><p>text </p></div>'],
+      ['<div><p>text <img src="a.png" alt="b', '<div><p>text </p></div>'],
+      ['<svg><g><path d="M0', '<svg><g/></svg>'],
+      ['<a href="/x"', ''],
+      ['<div><p>text</di', '<div><p>text</p></div>'],
+    ];
+    for (const [html, tree] of cases) expect(render(parseHtml(html)), html).toBe(tree);
+  });
+});
