@@ -178,3 +178,32 @@ describe('explainPage: the options of the scrape', () => {
     }
   });
 });
+
+describe('explainPage of tag names a selector cannot hold as written', () => {
+  // Word's HTML export writes `<o:p>` and `<st1:place>`; broken markup gives names such as `p"x`. As written in a
+  // selector, `st1:place` asks for a pseudo-class `:place`, and explainPage threw "Unknown pseudo-class :place".
+  const word = [
+    'The survey covered forty farms along the river, from the delta to the first weir, over two summers.',
+    'Yields were highest where the floodplain had been left to grass between the harvests of each year.',
+  ];
+  const html = `<html><head><title>Survey</title></head><body><div class="WordSection1">
+<p class="MsoNormal">${word[0]}<o:p></o:p></p>
+<st1:place><p class="MsoNormal">${word[1]}</p></st1:place><p"x>A stray quote in a tag name.</p"x>
+</div></body></html>`;
+
+  it('escapes them, so each block selector is valid and matches its block alone', () => {
+    const explained = explainPage(html, { url });
+    const texts = [word[1]!, 'A stray quote in a tag name.'];
+    for (const text of texts) {
+      const block = blockOf(explained, text);
+      const kept = extractPage(html, {
+        url,
+        includeTags: [block.selector],
+        onlyMainContent: false,
+        formats: { markdown: true },
+      });
+      expect(kept.markdown?.trim(), block.selector).toBe(text);
+    }
+    expect(blockOf(explained, word[1]!).selector).toContain('st1\\:place');
+  });
+});

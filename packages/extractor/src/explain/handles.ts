@@ -8,6 +8,26 @@ import { elements } from '../dom/walk.js';
 /** A class or id usable in a selector as it is (no escaping needed). */
 const PLAIN_NAME = /^-?[A-Za-z_][\w-]*$/;
 
+/**
+ * A tag name as a selector's type: the parser keeps any name a page writes (`o:p` and `st1:place` from Word,
+ * `p"x` from broken markup), and such a name as written is another selector or none (`:place` is read as a
+ * pseudo-class), so what a CSS name cannot hold is escaped, as `CSS.escape` does.
+ */
+function typeSelector(name: string): string {
+  if (PLAIN_NAME.test(name)) return name;
+  let out = '';
+  for (let i = 0; i < name.length; i++) {
+    const ch = name[i]!;
+    const code = ch.charCodeAt(0);
+    if (code === 0) out += '\uFFFD';
+    else if (code < 0x20 || code === 0x7f || (/\d/.test(ch) && (i === 0 || (i === 1 && name[0] === '-')))) {
+      out += `\\${code.toString(16)} `;
+    } else if (/[\w-]/.test(ch) || code >= 0x80) out += ch;
+    else out += `\\${ch}`;
+  }
+  return out;
+}
+
 /** Selectors that match one element of a document. The document must not change while they are asked for. */
 export class Handles {
   readonly #document: Document;
@@ -37,7 +57,8 @@ export class Handles {
       }
       const parent = node.parent;
       const same = parent ? parent.children.filter((c): c is Element => isTag(c) && c.name === node.name) : [];
-      steps.unshift(same.length > 1 ? `${node.name}:nth-of-type(${same.indexOf(node) + 1})` : node.name);
+      const type = typeSelector(node.name);
+      steps.unshift(same.length > 1 ? `${type}:nth-of-type(${same.indexOf(node) + 1})` : type);
       if (!parent || !isTag(parent) || node.name === 'body' || parent.name === 'html') break;
       node = parent;
     }
@@ -63,8 +84,9 @@ export class Handles {
 
   #byTagOrClass(el: Element): string | null {
     const classes = (el.attribs['class'] ?? '').split(/\s+/).filter((c) => PLAIN_NAME.test(c));
-    const candidates = [el.name, ...classes.map((c) => `${el.name}.${c}`)];
-    if (classes.length > 1) candidates.push(`${el.name}.${classes.join('.')}`);
+    const type = typeSelector(el.name);
+    const candidates = [type, ...classes.map((c) => `${type}.${c}`)];
+    if (classes.length > 1) candidates.push(`${type}.${classes.join('.')}`);
     for (const selector of candidates) {
       const found = selectAll<AnyNode, Element>(selector, this.#document);
       if (found.length === 1 && found[0] === el) return selector;
