@@ -162,6 +162,15 @@ describe('convertDocument', () => {
       message:
         'The file is named q3/report.docx, but its bytes are not in the DOCX format: it is damaged, truncated or of another format.',
     });
+    // served with its type, cut short: the zip's own words, and what they mean for the file
+    const epub = await makeEpub();
+    for (const cut of [epub.subarray(0, epub.length >> 1), epub.subarray(0, epub.length - 20)]) {
+      await expect(convertDocument({ bytes: cut, contentType: 'application/epub+zip' })).rejects.toMatchObject({
+        code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+        message:
+          /^The (EPUB )?document (is not a readable zip archive|could not be read) \(.+\): it (is|may be) damaged or cut short\.$/,
+      });
+    }
     await expect(convertDocument({ bytes: fixture('report.xls'), contentType: '' })).rejects.toMatchObject({
       code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
       message: /\.xls\) are not converted/,

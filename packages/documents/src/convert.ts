@@ -91,7 +91,7 @@ export async function convertDocument(input: DocumentInput, options: ConvertOpti
     }
     throw new DocumentError(
       'SCRAPE_DOCUMENT_PARSE_ERROR',
-      `The ${format.toUpperCase()} document could not be read: ${(error as Error).message}`,
+      `The ${format.toUpperCase()} document could not be read (${(error as Error).message}): it may be damaged or cut short.`,
       { cause: error },
     );
   }

@@ -188,7 +188,7 @@ function officeError(error: unknown, type: OfficeType): DocumentError {
   }
   return new DocumentError(
     'SCRAPE_DOCUMENT_PARSE_ERROR',
-    `The ${type.toUpperCase()} document could not be read: ${message}`,
+    `The ${type.toUpperCase()} document could not be read (${message}): it may be damaged or cut short.`,
     {
       cause: error,
     },

@@ -137,7 +137,11 @@ export function guardZip(bytes: Uint8Array, limits: ZipLimits, keep: PartNames =
 
 function parseError(cause: unknown): DocumentError {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return new DocumentError('SCRAPE_DOCUMENT_PARSE_ERROR', `The document is not a readable zip archive (${reason}).`, {
-    cause,
-  });
+  return new DocumentError(
+    'SCRAPE_DOCUMENT_PARSE_ERROR',
+    `The document is not a readable zip archive (${reason}): it is damaged or cut short.`,
+    {
+      cause,
+    },
+  );
 }
