@@ -22,10 +22,21 @@ const PICTURE =
   '<img src="dawn.jpg" srcset="dawn-1x.jpg 1x,  dawn-2x.jpg 2x" alt="Dawn"></picture>' +
   '<video poster="clip.jpg" controls><source src="clip.mp4" type="video/mp4"></video>';
 
+const GIF = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==';
+
+/** Three placeholders with a noscript copy (beside, in a wrapper, no src at all) and two noscripts that stay out. */
+const NOSCRIPTS =
+  `<p>The boats.</p><img src="${GIF}" alt="Boats at the quay"><noscript><img src="/photos/boats.jpg"></noscript>` +
+  `<p>The nets.</p><div class="frame"><span><img class="js-img" alt="Nets"></span>` +
+  `<noscript><img src="/photos/nets.jpg" alt="Nets on the wall"></noscript></div>` +
+  `<p>The steps.</p><img src="/photos/steps-small.jpg" alt="Steps"><noscript><img src="/photos/steps.jpg"></noscript>` +
+  `<p>The wall.</p><noscript><img src="/pixel.gif"> Turn on scripts to see the wall.</noscript>`;
+
 const env = useFixtureEngine({
   server: () =>
     startRouteSite({
       '/harbour/dawn': (_req, res) => sendHtml(res, '<base href="/media/">', `<h1>Dawn</h1>${TEXT}${PICTURE}`),
+      '/harbour/day': (_req, res) => sendHtml(res, '', `<h1>Day</h1>${TEXT}${NOSCRIPTS}`),
     }),
 });
 
@@ -38,5 +49,24 @@ describe('media URLs in the html format', () => {
     expect(doc.html).toContain(`srcset="${media}/dawn-1x.jpg 1x,  ${media}/dawn-2x.jpg 2x"`);
     expect(doc.html).toContain(`poster="${media}/clip.jpg"`);
     expect(doc.rawHtml).toContain(PICTURE);
+  });
+});
+
+describe('noscript image fallbacks', () => {
+  it('stand in for a placeholder <img> beside them in markdown and images; other noscripts stay dropped', async () => {
+    const url = `${env.server.url}/harbour/day`;
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown', 'images'], maxAge: 0 }));
+    const photo = (name: string) => `${env.server.url}/photos/${name}`;
+    expect(doc.markdown).toContain(`![Boats at the quay](${photo('boats.jpg')})`);
+    expect(doc.markdown).toContain(`![Nets on the wall](${photo('nets.jpg')})`);
+    expect(doc.markdown).toContain(`![Steps](${photo('steps-small.jpg')})`);
+    expect(doc.images).toEqual(
+      expect.arrayContaining([photo('boats.jpg'), photo('nets.jpg'), photo('steps-small.jpg')]),
+    );
+    expect(doc.images).not.toContain(GIF);
+    expect(doc.images).not.toContain(photo('steps.jpg'));
+    expect(doc.markdown).not.toContain(`(${photo('steps.jpg')})`);
+    expect(doc.images!.concat(doc.markdown!).join('\n')).not.toContain('pixel.gif');
+    expect(doc.markdown).not.toContain('Turn on scripts');
   });
 });

@@ -13,6 +13,7 @@ import {
 import { removeBoilerplate } from './clean/boilerplate.js';
 import { findMainContent } from './content/index.js';
 import { canonicalOf } from './dom/canonical.js';
+import { standInNoscriptImages } from './dom/noscript-images.js';
 import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';
@@ -104,6 +105,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   if (formats.discoveryLinks) out.discoveryLinks = discoveryLinks(document, base, encoding);
   if (formats.attributes?.length) out.attributes = extractAttributes(document, formats.attributes, out.warnings);
   if (!formats.markdown && !formats.html && !formats.links && !formats.images) return;
+  standInNoscriptImages(document);
 
   const includeTags = options.includeTags?.filter((t) => t.trim() !== '') ?? [];
   if (includeTags.length) {

@@ -29,6 +29,15 @@ export function imageSource(attribs: Record<string, string>): string | undefined
   return firstOf(attribs, LAZY_SRC) ?? (src || undefined);
 }
 
+/**
+ * Whether an `<img>` shows no image of its own: no source, or only a `data:` stand-in (even once its lazy loader has
+ * run). Such an image is a placeholder that a `<noscript>` copy beside it may stand in for.
+ */
+export function lacksRealSource(attribs: Record<string, string>): boolean {
+  const src = imageSource(attribs);
+  return !src || /^data:/i.test(src);
+}
+
 /** An `<img>`'s candidate list: `srcset`, else the one a lazy loader keeps aside. */
 export function imageSrcset(attribs: Record<string, string>): string | undefined {
   return attribs.srcset?.trim() || firstOf(attribs, LAZY_SRCSET);
