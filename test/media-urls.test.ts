@@ -32,11 +32,22 @@ const NOSCRIPTS =
   `<p>The steps.</p><img src="/photos/steps-small.jpg" alt="Steps"><noscript><img src="/photos/steps.jpg"></noscript>` +
   `<p>The wall.</p><noscript><img src="/pixel.gif"> Turn on scripts to see the wall.</noscript>`;
 
+/**
+ * Placeholder files in `src` of images a lazy loader manages (lazysizes' class, WP Rocket's `data-lazy-src`), one
+ * whose srcset has a larger candidate, and an image no loader marks (its `src` stays the image).
+ */
+const PLACEHOLDERS =
+  '<img class="wp-image lazyload" src="/img/grey.gif" data-src="/photos/pier.jpg" alt="Pier">' +
+  '<img src="/img/placeholder.png" data-lazy-src="/photos/gulls.jpg" alt="Gulls">' +
+  '<img class="lazy" src="/img/blank.gif" data-src="/photos/tide.jpg" srcset="/photos/tide-2x.jpg 2x" alt="Tide">' +
+  '<img src="/photos/rope.jpg" data-src="/photos/rope-small.jpg" alt="Rope">';
+
 const env = useFixtureEngine({
   server: () =>
     startRouteSite({
       '/harbour/dawn': (_req, res) => sendHtml(res, '<base href="/media/">', `<h1>Dawn</h1>${TEXT}${PICTURE}`),
       '/harbour/day': (_req, res) => sendHtml(res, '', `<h1>Day</h1>${TEXT}${NOSCRIPTS}`),
+      '/harbour/night': (_req, res) => sendHtml(res, '', `<h1>Night</h1>${TEXT}${PLACEHOLDERS}`),
     }),
 });
 
@@ -68,5 +79,21 @@ describe('noscript image fallbacks', () => {
     expect(doc.markdown).not.toContain(`(${photo('steps.jpg')})`);
     expect(doc.images!.concat(doc.markdown!).join('\n')).not.toContain('pixel.gif');
     expect(doc.markdown).not.toContain('Turn on scripts');
+  });
+});
+
+describe('a placeholder file in src', () => {
+  it('gives way to the lazy attribute when a lazy loader marks the image; an unmarked src stays', async () => {
+    const url = `${env.server.url}/harbour/night`;
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown', 'images'], maxAge: 0 }));
+    const photo = (name: string) => `${env.server.url}/photos/${name}`;
+    expect(doc.markdown).toContain(`![Pier](${photo('pier.jpg')})`);
+    expect(doc.markdown).toContain(`![Gulls](${photo('gulls.jpg')})`);
+    // the srcset's larger candidate still wins over the lazy source
+    expect(doc.markdown).toContain(`![Tide](${photo('tide-2x.jpg')})`);
+    expect(doc.markdown).toContain(`![Rope](${photo('rope.jpg')})`);
+    expect(doc.images).toEqual(expect.arrayContaining([photo('pier.jpg'), photo('gulls.jpg'), photo('rope.jpg')]));
+    expect(doc.markdown).not.toMatch(/grey\.gif|placeholder\.png|blank\.gif/);
+    expect(doc.images!.join('\n')).not.toMatch(/grey\.gif|placeholder\.png/);
   });
 });

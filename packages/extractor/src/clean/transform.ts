@@ -1,7 +1,7 @@
 import { isRouteFragment } from '@crawlkit/options/route-fragment';
 import { Document, hasChildren, isComment, isDirective, type AnyNode, type Element } from 'domhandler';
 
-import { imageSource, imageSrcset } from '../dom/lazy-images.js';
+import { imageSource, imageSrcset, settleSource } from '../dom/lazy-images.js';
 import { selectSafe } from '../dom/select.js';
 import { largestCandidate, parseSrcset, resolveUrl } from '../dom/urls.js';
 import { detachAll, elements, relink } from '../dom/walk.js';
@@ -220,7 +220,7 @@ export function absolutize(
           ? best
           : resolveUrl(best, best.startsWith('//') ? pageUrl : base, encoding);
         if (resolved) {
-          attribs.src = resolved;
+          settleSource(attribs, resolved);
           addImage(resolved);
         }
       }
