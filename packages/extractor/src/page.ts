@@ -52,6 +52,12 @@ export interface ExtractPageOptions {
    * @default false
    */
   markdownCaptions?: boolean;
+  /**
+   * Write an `<iframe src>`, a `<video>` and an `<audio>` as a link line, kept in the main content
+   * (`MarkdownOptions.embeds`).
+   * @default false
+   */
+  markdownEmbeds?: boolean;
   /** Which outputs to compute; the others cost nothing. */
   formats: {
     markdown?: boolean;
@@ -114,7 +120,11 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   } else if (onlyMainContent) {
     // v2's order: excludeTags match the page as served (`body > main > p`), before the main content is lifted out
     removeExcluded(document, options.excludeTags, out.warnings);
-    const main = findMainContent(document, { url: options.url, captions: options.markdownCaptions ?? false });
+    const main = findMainContent(document, {
+      url: options.url,
+      captions: options.markdownCaptions ?? false,
+      embeds: options.markdownEmbeds ?? false,
+    });
     document = main.document;
     if (main.source === 'page') out.warnings.push(WHOLE_PAGE_WARNING);
   }
@@ -131,6 +141,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
       removeBase64Images: options.removeBase64Images ?? true,
       rawHtml: options.markdownRawHtml ?? false,
       captions: options.markdownCaptions ?? false,
+      embeds: options.markdownEmbeds ?? false,
       ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
     });
   }
