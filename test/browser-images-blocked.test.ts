@@ -1,8 +1,11 @@
 /**
  * A browser scrape that takes no picture never loads the page's images (a photo-heavy crawl spent its time on them;
  * the `images` format and markdown read the DOM's URLs, not pixels). A screenshot, an action taking one, and the
- * `branding` format (which measures logo sizes) load them.
+ * `branding` format (which measures logo sizes) load them, and so does a recording (a replay of it may take one).
  */
+import { rm } from 'node:fs/promises';
+
+import { indexWarc } from '@crawlkit/fetcher/warc';
 import { describe, expect, it } from 'vitest';
 
 import { useFixtureEngine } from './helpers/fixture-engine.ts';
@@ -57,4 +60,15 @@ describe('images in the browser engine', () => {
     const branding = await scrape({ formats: ['branding'] });
     expect(branding.requested).toEqual(expect.arrayContaining(['/img/a.png', '/img/b.png', '/img/d.png']));
   }, 40_000);
+
+  it('loads them for a recording, which then holds their bodies for a replay with a screenshot', async () => {
+    const { doc, requested } = await scrape({ formats: ['markdown'], record: true });
+    expect(requested).toEqual(expect.arrayContaining(['/img/a.png', '/img/b.png', '/img/d.png']));
+    try {
+      const recorded = [...(await indexWarc(doc.metadata.warcFile!)).responses.keys()];
+      expect(recorded).toEqual(expect.arrayContaining([`${env.server.url}/img/a.png`, `${env.server.url}/img/b.png`]));
+    } finally {
+      await rm(doc.metadata.warcFile!, { force: true });
+    }
+  }, 30_000);
 });

@@ -51,7 +51,8 @@ beforeAll(async () => {
         res.setHeader('content-type', 'text/html');
         res.end(
           '<html><body><main><h1>Notes</h1><p>An <u>underlined</u> word, long enough to be kept.</p>' +
-            '<figure><img src="/plot.png" alt="Plot"><figcaption>Fig. 1: the plot.</figcaption></figure></main></body></html>',
+            '<figure><img src="/plot.png" alt="Plot"><figcaption>Fig. 1: the plot.</figcaption></figure>' +
+            '<iframe src="https://player.example.org/v/7" title="The plot, animated"></iframe></main></body></html>',
         );
       },
     },
@@ -140,6 +141,9 @@ describe('crawlkit mcp over stdio', () => {
     expect(plain.json.data.markdown).not.toContain('Fig. 1');
     const captions = await call(client, 'firecrawl_scrape', { ...args, markdownOptions: { captions: true } });
     expect(captions.json.data.markdown).toContain('\n\n*Fig. 1: the plot.*');
+    expect(plain.json.data.markdown).not.toContain('The plot, animated');
+    const embeds = await call(client, 'firecrawl_scrape', { ...args, markdownOptions: { embeds: true } });
+    expect(embeds.json.data.markdown).toContain('\n\n[The plot, animated](https://player.example.org/v/7)');
 
     const map = await call(client, 'firecrawl_map', { url: `${site.url}/`, sitemap: 'skip' });
     expect(map.json.links.length).toBeGreaterThanOrEqual(8);

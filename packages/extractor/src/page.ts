@@ -13,6 +13,7 @@ import {
 import { removeBoilerplate } from './clean/boilerplate.js';
 import { findMainContent } from './content/index.js';
 import { canonicalOf } from './dom/canonical.js';
+import { standInNoscriptImages } from './dom/noscript-images.js';
 import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';
@@ -51,6 +52,12 @@ export interface ExtractPageOptions {
    * @default false
    */
   markdownCaptions?: boolean;
+  /**
+   * Write an `<iframe src>`, a `<video>` and an `<audio>` as a link line, kept in the main content
+   * (`MarkdownOptions.embeds`).
+   * @default false
+   */
+  markdownEmbeds?: boolean;
   /** Which outputs to compute; the others cost nothing. */
   formats: {
     markdown?: boolean;
@@ -104,6 +111,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   if (formats.discoveryLinks) out.discoveryLinks = discoveryLinks(document, base, encoding);
   if (formats.attributes?.length) out.attributes = extractAttributes(document, formats.attributes, out.warnings);
   if (!formats.markdown && !formats.html && !formats.links && !formats.images) return;
+  standInNoscriptImages(document);
 
   const includeTags = options.includeTags?.filter((t) => t.trim() !== '') ?? [];
   if (includeTags.length) {
@@ -112,7 +120,11 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   } else if (onlyMainContent) {
     // v2's order: excludeTags match the page as served (`body > main > p`), before the main content is lifted out
     removeExcluded(document, options.excludeTags, out.warnings);
-    const main = findMainContent(document, { url: options.url, captions: options.markdownCaptions ?? false });
+    const main = findMainContent(document, {
+      url: options.url,
+      captions: options.markdownCaptions ?? false,
+      embeds: options.markdownEmbeds ?? false,
+    });
     document = main.document;
     if (main.source === 'page') out.warnings.push(WHOLE_PAGE_WARNING);
   }
@@ -129,6 +141,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
       removeBase64Images: options.removeBase64Images ?? true,
       rawHtml: options.markdownRawHtml ?? false,
       captions: options.markdownCaptions ?? false,
+      embeds: options.markdownEmbeds ?? false,
       ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
     });
   }

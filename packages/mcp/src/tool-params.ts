@@ -101,14 +101,15 @@ const scrapeFields = {
     .describe(byDefault('The main content only, without navigation, headers and footers.', true)),
   /**
    * crawlkit's own (not firecrawl-mcp's): `rawHtml: true` writes what markdown cannot express as sanitised HTML;
-   * `captions: true` keeps figure captions.
+   * `captions: true` keeps figure captions; `embeds: true` writes embeds and players as link lines.
    */
   markdownOptions: z
-    .object({ rawHtml: z.boolean().optional(), captions: z.boolean().optional() })
+    .object({ rawHtml: z.boolean().optional(), captions: z.boolean().optional(), embeds: z.boolean().optional() })
     .optional()
     .describe(
       'rawHtml: true keeps what markdown cannot express (div blocks, complex tables, <u>, <del>) as HTML; ' +
-        'captions: true keeps figure captions, each an italic line under its image.',
+        'captions: true keeps figure captions, each an italic line under its image; ' +
+        'embeds: true writes embedded frames (YouTube, maps), videos and audio as link lines.',
     ),
   includeTags: z.array(z.string()).optional(),
   excludeTags: z.array(z.string()).optional(),

@@ -102,6 +102,12 @@ const SCRAPE_FLAGS: BodyFlag[] = [
     kind: 'boolean',
     description: 'keep figure captions, each an italic line under its image',
   },
+  {
+    flags: '--markdown-embeds',
+    key: 'markdownOptions.embeds',
+    kind: 'boolean',
+    description: 'write embedded frames, videos and audio as link lines',
+  },
   { flags: '--no-block-ads', key: 'blockAds', kind: 'boolean', description: 'do not block ads and cookie banners' },
   { flags: '--proxy <mode>', key: 'proxy', kind: 'string', description: 'basic, stealth or auto' },
   { flags: '--no-store-in-cache', key: 'storeInCache', kind: 'boolean', description: 'do not cache the pages' },

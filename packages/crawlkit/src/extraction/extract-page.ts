@@ -160,6 +160,7 @@ function htmlExtraction(request: ExtractionRequest, text: string, charset: strin
     removeBase64Images: settings.removeBase64Images,
     ...(settings.markdownRawHtml ? { markdownRawHtml: true } : {}),
     ...(settings.markdownCaptions ? { markdownCaptions: true } : {}),
+    ...(settings.markdownEmbeds ? { markdownEmbeds: true } : {}),
     formats: {
       markdown: settings.markdown,
       html: settings.html,

@@ -63,6 +63,8 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
   markdownRawHtml?: true;
   /** Figure captions kept (`markdownOptions.captions`); absent when off, as `markdownRawHtml`. */
   markdownCaptions?: true;
+  /** Embeds and players as link lines (`markdownOptions.embeds`); absent when off, as `markdownRawHtml`. */
+  markdownEmbeds?: true;
   /** PDF parsing: `false` returns the file as base64; `mode` (absent: `auto`) says which pages are read by OCR. */
   pdf: false | { maxPages?: number; mode?: PdfMode };
   /** Whether images are read by OCR (the `image` parser). */

@@ -16,9 +16,9 @@ export interface SnapshotSource {
 /**
  * The fields of `ExtractionSettings` that say what to compute beside the markdown (other formats, crawl discovery,
  * the search index, the explanation): they do not change the markdown. Every other field does (`onlyMainContent`,
- * `includeTags`, `excludeTags`, `removeBase64Images`, `markdownRawHtml`, `markdownCaptions`, `pdf`, `ocrImages`),
- * and so does any field added to the settings later until it is named here: a new option then compares markdowns,
- * as before this rule.
+ * `includeTags`, `excludeTags`, `removeBase64Images`, `markdownRawHtml`, `markdownCaptions`, `markdownEmbeds`, `pdf`,
+ * `ocrImages`), and so does any field added to the settings later until it is named here: a new option then compares
+ * markdowns, as before this rule.
  */
 const NOT_SHAPING_MARKDOWN = new Set<string>([
   'markdown',

@@ -35,6 +35,7 @@ export function extractionSettings(
   if (request.excludeTags) settings.excludeTags = request.excludeTags;
   if (request.markdownOptions?.rawHtml) settings.markdownRawHtml = true;
   if (request.markdownOptions?.captions) settings.markdownCaptions = true;
+  if (request.markdownOptions?.embeds) settings.markdownEmbeds = true;
   // Made in the worker: the main thread, which writes the store, is the crawl's bottleneck.
   if (indexed) settings.searchText = true;
   return settings;

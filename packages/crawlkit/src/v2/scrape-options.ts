@@ -116,6 +116,12 @@ export const markdownOptionsSchema = z.strictObject({
    * @default false
    */
   captions: z.boolean().default(false),
+  /**
+   * Write an `<iframe>` with a `src` as a link line (`[title or host](src)`) and a `<video>` or `<audio>` with a
+   * source as `[label](src)`, kept in the main content. Off by default: upstream's markdown leaves them out.
+   * @default false
+   */
+  embeds: z.boolean().default(false),
 });
 
 /** `waitFor` given a selector (as Puppeteer's `waitForSelector` takes): v2 waits for one with an action. */
@@ -146,8 +152,8 @@ export const scrapeOptionsShape = {
   location: locationSchema.optional(),
   removeBase64Images: z.boolean().default(true),
   /**
-   * crawlkit's own: how the markdown is written (`{ rawHtml, captions }`).
-   * @default { rawHtml: false, captions: false }
+   * crawlkit's own: how the markdown is written (`{ rawHtml, captions, embeds }`).
+   * @default { rawHtml: false, captions: false, embeds: false }
    */
   markdownOptions: markdownOptionsSchema.optional(),
   blockAds: z.boolean().default(true),

@@ -1,10 +1,11 @@
 import { isRouteFragment } from '@crawlkit/options/route-fragment';
 import { Document, hasChildren, isComment, isDirective, type AnyNode, type Element } from 'domhandler';
 
-import { imageSource, imageSrcset } from '../dom/lazy-images.js';
+import { imageSource, imageSrcset, settleSource } from '../dom/lazy-images.js';
 import { selectSafe } from '../dom/select.js';
 import { largestCandidate, parseSrcset, resolveUrl } from '../dom/urls.js';
 import { detachAll, elements, relink } from '../dom/walk.js';
+import { absolutizeMediaUrls } from './media-urls.js';
 
 /**
  * Elements `removeUnwanted` always removes: they never hold content (reference §10.1 step 3, plus `template` and stray
@@ -167,9 +168,9 @@ export interface UrlPassCollect {
 }
 
 /**
- * Picks the largest `srcset` candidate (and lazy `data-*` sources) into `img[src]`, makes `img[src]` and `a[href]`
- * absolute against `base` (their queries in the document's `encoding`), and collects links and images on the way
- * (those `collect` asks for).
+ * Picks the largest `srcset` candidate (and lazy `data-*` sources) into `img[src]`, makes `img[src]`, `a[href]`,
+ * `srcset` and `video[poster]` absolute against `base` (their queries in the document's `encoding`), and collects
+ * links and images on the way (those `collect` asks for).
  */
 export function absolutize(
   root: Document,
@@ -193,6 +194,7 @@ export function absolutize(
     const resolved = resolveUrl(value, value.startsWith('//') ? pageUrl : against, encoding);
     if (resolved) images.add(resolved);
   };
+  const resolveMedia = (raw: string) => resolveUrl(raw, raw.trim().startsWith('//') ? pageUrl : base, encoding);
 
   // a page links to the same few places again and again (its menus, its tags): each href is resolved once
   const hrefs = new Map<string, string | undefined>();
@@ -218,7 +220,7 @@ export function absolutize(
           ? best
           : resolveUrl(best, best.startsWith('//') ? pageUrl : base, encoding);
         if (resolved) {
-          attribs.src = resolved;
+          settleSource(attribs, resolved);
           addImage(resolved);
         }
       }
@@ -227,6 +229,7 @@ export function absolutize(
     } else if (collectImages && el.name === 'video' && attribs.poster) {
       addImage(attribs.poster);
     }
+    absolutizeMediaUrls(el, resolveMedia);
     const style = attribs.style;
     if (collectImages && style && /background/i.test(style)) for (const url of cssUrls(style)) addImage(url);
   }

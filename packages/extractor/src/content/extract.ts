@@ -39,6 +39,11 @@ export interface MainContentOptions {
    * @default false
    */
   captions?: boolean;
+  /**
+   * Keep `<iframe src>`, `<video>` and `<audio>` for the markdown's link lines (`markdownOptions.embeds`).
+   * @default false
+   */
+  embeds?: boolean;
 }
 
 /** What `findMainContent` found. */
@@ -71,7 +76,13 @@ export function findMainContent(document: Document, options: MainContentOptions 
     document: main,
     source,
     keptBy,
-  } = traceMainContent(document, options.explain ? new Trace() : undefined, options.url, options.captions);
+  } = traceMainContent(
+    document,
+    options.explain ? new Trace() : undefined,
+    options.url,
+    options.captions,
+    options.embeds,
+  );
   return keptBy ? { document: main, source, keptBy } : { document: main, source };
 }
 
@@ -84,9 +95,15 @@ export interface TracedContent extends MainContent {
 /**
  * `findMainContent`, recording in `trace` (when given) the rule that kept or dropped each part of the page. `url` is
  * the page's address (rails of other stories are told by their links' likeness to it); `captions` keeps figure
- * captions. May mutate `document`.
+ * captions, `embeds` keeps embeds and players. May mutate `document`.
  */
-export function traceMainContent(document: Document, trace?: Trace, url?: string, captions = false): TracedContent {
+export function traceMainContent(
+  document: Document,
+  trace?: Trace,
+  url?: string,
+  captions = false,
+  embeds = false,
+): TracedContent {
   const done = (nodes: AnyNode[], source: MainContent['source']): TracedContent => {
     const parts = [...nodes];
     const out: TracedContent = { document: wrap(nodes), source, parts };
@@ -100,7 +117,7 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   const body = findBody(document);
   adoptStrayContent(document, body);
   const forms = findPageForms(body);
-  prune(body, trace);
+  prune(body, trace, true, embeds);
   const measures = measureTree(body);
   let total = 0;
   let totalValue = 0;

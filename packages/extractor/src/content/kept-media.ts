@@ -11,3 +11,13 @@ export function keptForImages(el: Element): boolean {
     return !!el.attribs['srcset'] && !!el.parent && isTag(el.parent) && el.parent.name === 'picture';
   return el.name === 'video' && !!el.attribs['poster'];
 }
+
+/**
+ * Elements of `DROP_TAGS` that the pruned page keeps under `markdownOptions.embeds`: an `<iframe>` with a `src`, and
+ * a `<video>` or `<audio>` with their `<source>`s (the markdown writes each as a link line).
+ */
+export function keptForEmbeds(el: Element): boolean {
+  if (el.name === 'iframe') return !!el.attribs['src']?.trim() && el.attribs['srcdoc'] === undefined;
+  if (el.name === 'video' || el.name === 'audio') return true;
+  return el.name === 'source' && !!el.parent && isTag(el.parent) && /^(video|audio)$/.test(el.parent.name);
+}

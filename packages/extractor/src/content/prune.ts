@@ -7,7 +7,7 @@ import { parseHtml } from '../dom/parse.js';
 import { detachAll, relink } from '../dom/walk.js';
 import { isHidden } from './hidden.js';
 import { hiddenPageContent, trimmedLength } from './hidden-page.js';
-import { keptForImages } from './kept-media.js';
+import { keptForEmbeds, keptForImages } from './kept-media.js';
 import { isStateData } from './state-data.js';
 import { DROP_TAGS, keptForMarkdown } from './tags.js';
 import { ruleOff, type Trace } from './trace.js';
@@ -52,7 +52,7 @@ export function adoptStrayContent(document: Document, body: ParentNode): void {
  * Removes comments, invisible elements and elements that never hold readable text. A hidden block that holds most of
  * the page's text stays (`hidden-page.ts`), unless `reveal` is false.
  */
-export function prune(root: ParentNode, trace?: Trace, reveal = true): void {
+export function prune(root: ParentNode, trace?: Trace, reveal = true, embeds = false): void {
   const doomed: AnyNode[] = [];
   const hidden: Element[] = [];
   // characters of text the page shows: what a hidden block is weighed against
@@ -88,7 +88,7 @@ export function prune(root: ParentNode, trace?: Trace, reveal = true): void {
       }
     }
     const rule =
-      DROP_TAGS.has(el.name) && !keptForMarkdown(el) && !keptForImages(el)
+      DROP_TAGS.has(el.name) && !keptForMarkdown(el) && !keptForImages(el) && !(embeds && keptForEmbeds(el))
         ? 'not-text'
         : isHidden(el) && !ruleOff('hidden')
           ? 'hidden'
@@ -103,7 +103,7 @@ export function prune(root: ParentNode, trace?: Trace, reveal = true): void {
       continue;
     }
     // a video kept for its poster: its sources, tracks and fallback text are no content
-    if (el.name === 'video') doomed.push(...el.children);
+    if (el.name === 'video' && !embeds) doomed.push(...el.children);
     else for (const c of el.children) stack.push(c);
   }
   const shown = reveal && hidden.length && !ruleOff('hidden-page') ? hiddenPageContent(hidden, visible) : null;
@@ -114,7 +114,7 @@ export function prune(root: ParentNode, trace?: Trace, reveal = true): void {
   }
   if (shown) {
     trace?.reveal(shown);
-    prune(shown, trace, false);
+    prune(shown, trace, false, embeds);
   }
   detachAll(doomed);
 }

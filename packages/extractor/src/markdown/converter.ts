@@ -8,6 +8,7 @@ import { CodeCapture, languageOf, PreCapture } from './code.js';
 import { Container, type MarkKind } from './container.js';
 import { feedEvents, feedHtml, type HtmlSink } from './drivers.js';
 import { Footnotes, isFootnoteBackref, isFootnoteRef, openFootnote } from './footnotes.js';
+import { EmbedCapture, isEmbed } from './embeds.js';
 import { dataImage, imageMarkdown } from './images.js';
 import { type LinkContext, openLink } from './links.js';
 import { ListFrames } from './list-frames.js';
@@ -34,6 +35,8 @@ export interface ConverterOptions {
   rawHtml: boolean;
   /** A `<figcaption>` is an italic line (`MarkdownOptions.captions`). */
   captions?: boolean;
+  /** An embed or player is a link line (`MarkdownOptions.embeds`). */
+  embeds?: boolean;
   budget: Budget;
   /** `<iframe srcdoc>` nesting level. */
   depth?: number;
@@ -126,6 +129,10 @@ export class Converter implements HtmlSink {
     const cur = this.#stack.cur;
     const docs = this.#openDocsStructure(name, attribs, cls, cur);
     if (docs !== undefined) return docs;
+    if (this.#options.embeds && isEmbed(name, attribs)) {
+      const embed = new EmbedCapture(name, attribs, this.#urls, this.#options.pageUrl);
+      return this.#startCapture(embed, () => embed.write(this.#stack.cur));
+    }
     const kind = T.TAGS.get(name) ?? T.INLINE;
     if (this.#options.rawHtml) {
       const raw = rawKind(name, kind, attribs);

@@ -45,6 +45,12 @@ export interface MarkdownOptions {
    * @default false
    */
   captions?: boolean;
+  /**
+   * Write an `<iframe>` with a `src` as a link line (`[title or host](src)`), and a `<video>` or `<audio>` with a
+   * source as `[label](src)`. Without it they are left out, as upstream does.
+   * @default false
+   */
+  embeds?: boolean;
 }
 
 /**
@@ -61,6 +67,7 @@ export function htmlToMarkdown(input: string | AnyNode | AnyNode[], options: Mar
     removeBase64Images: options.removeBase64Images ?? false,
     rawHtml: options.rawHtml ?? false,
     ...(options.captions ? { captions: true } : {}),
+    ...(options.embeds ? { embeds: true } : {}),
     budget,
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.pageUrl !== undefined ? { pageUrl: options.pageUrl } : {}),

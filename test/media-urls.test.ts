@@ -1,0 +1,99 @@
+/**
+ * The media of a page through `scrape()` (HTTP engine): the `html` format's `srcset`, `<source srcset>` and
+ * `<video poster>` absolute as `img[src]` and `a[href]` are (against the page's `<base href>`), `rawHtml` as served.
+ */
+import type { ServerResponse } from 'node:http';
+
+import { describe, expect, it } from 'vitest';
+
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
+import { startRouteSite } from './helpers/route-site.ts';
+import { data } from './helpers/scrape.ts';
+
+const TEXT = '<p>The harbour at dawn, before the boats go out, and the nets drying on the wall by the steps.</p>';
+
+function sendHtml(res: ServerResponse, head: string, body: string): void {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><html><head><title>Harbour</title>${head}</head><body><main>${body}</main></body></html>`);
+}
+
+const PICTURE =
+  '<picture><source type="image/webp" srcset="dawn-800.webp 800w, dawn-1600.webp 1600w">' +
+  '<img src="dawn.jpg" srcset="dawn-1x.jpg 1x,  dawn-2x.jpg 2x" alt="Dawn"></picture>' +
+  '<video poster="clip.jpg" controls><source src="clip.mp4" type="video/mp4"></video>';
+
+const GIF = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==';
+
+/** Three placeholders with a noscript copy (beside, in a wrapper, no src at all) and two noscripts that stay out. */
+const NOSCRIPTS =
+  `<p>The boats.</p><img src="${GIF}" alt="Boats at the quay"><noscript><img src="/photos/boats.jpg"></noscript>` +
+  `<p>The nets.</p><div class="frame"><span><img class="js-img" alt="Nets"></span>` +
+  `<noscript><img src="/photos/nets.jpg" alt="Nets on the wall"></noscript></div>` +
+  `<p>The steps.</p><img src="/photos/steps-small.jpg" alt="Steps"><noscript><img src="/photos/steps.jpg"></noscript>` +
+  `<p>The wall.</p><noscript><img src="/pixel.gif"> Turn on scripts to see the wall.</noscript>`;
+
+/**
+ * Placeholder files in `src` of images a lazy loader manages (lazysizes' class, WP Rocket's `data-lazy-src`), one
+ * whose srcset has a larger candidate, and an image no loader marks (its `src` stays the image).
+ */
+const PLACEHOLDERS =
+  '<img class="wp-image lazyload" src="/img/grey.gif" data-src="/photos/pier.jpg" alt="Pier">' +
+  '<img src="/img/placeholder.png" data-lazy-src="/photos/gulls.jpg" alt="Gulls">' +
+  '<img class="lazy" src="/img/blank.gif" data-src="/photos/tide.jpg" srcset="/photos/tide-2x.jpg 2x" alt="Tide">' +
+  '<img src="/photos/rope.jpg" data-src="/photos/rope-small.jpg" alt="Rope">';
+
+const env = useFixtureEngine({
+  server: () =>
+    startRouteSite({
+      '/harbour/dawn': (_req, res) => sendHtml(res, '<base href="/media/">', `<h1>Dawn</h1>${TEXT}${PICTURE}`),
+      '/harbour/day': (_req, res) => sendHtml(res, '', `<h1>Day</h1>${TEXT}${NOSCRIPTS}`),
+      '/harbour/night': (_req, res) => sendHtml(res, '', `<h1>Night</h1>${TEXT}${PLACEHOLDERS}`),
+    }),
+});
+
+describe('media URLs in the html format', () => {
+  it('resolves every srcset candidate and the poster against <base>, descriptors kept; rawHtml as served', async () => {
+    const url = `${env.server.url}/harbour/dawn`;
+    const doc = data(await env.ck.scrape({ url, formats: ['html', 'rawHtml'], maxAge: 0 }));
+    const media = `${env.server.url}/media`;
+    expect(doc.html).toContain(`srcset="${media}/dawn-800.webp 800w, ${media}/dawn-1600.webp 1600w"`);
+    expect(doc.html).toContain(`srcset="${media}/dawn-1x.jpg 1x,  ${media}/dawn-2x.jpg 2x"`);
+    expect(doc.html).toContain(`poster="${media}/clip.jpg"`);
+    expect(doc.rawHtml).toContain(PICTURE);
+  });
+});
+
+describe('noscript image fallbacks', () => {
+  it('stand in for a placeholder <img> beside them in markdown and images; other noscripts stay dropped', async () => {
+    const url = `${env.server.url}/harbour/day`;
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown', 'images'], maxAge: 0 }));
+    const photo = (name: string) => `${env.server.url}/photos/${name}`;
+    expect(doc.markdown).toContain(`![Boats at the quay](${photo('boats.jpg')})`);
+    expect(doc.markdown).toContain(`![Nets on the wall](${photo('nets.jpg')})`);
+    expect(doc.markdown).toContain(`![Steps](${photo('steps-small.jpg')})`);
+    expect(doc.images).toEqual(
+      expect.arrayContaining([photo('boats.jpg'), photo('nets.jpg'), photo('steps-small.jpg')]),
+    );
+    expect(doc.images).not.toContain(GIF);
+    expect(doc.images).not.toContain(photo('steps.jpg'));
+    expect(doc.markdown).not.toContain(`(${photo('steps.jpg')})`);
+    expect(doc.images!.concat(doc.markdown!).join('\n')).not.toContain('pixel.gif');
+    expect(doc.markdown).not.toContain('Turn on scripts');
+  });
+});
+
+describe('a placeholder file in src', () => {
+  it('gives way to the lazy attribute when a lazy loader marks the image; an unmarked src stays', async () => {
+    const url = `${env.server.url}/harbour/night`;
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown', 'images'], maxAge: 0 }));
+    const photo = (name: string) => `${env.server.url}/photos/${name}`;
+    expect(doc.markdown).toContain(`![Pier](${photo('pier.jpg')})`);
+    expect(doc.markdown).toContain(`![Gulls](${photo('gulls.jpg')})`);
+    // the srcset's larger candidate still wins over the lazy source
+    expect(doc.markdown).toContain(`![Tide](${photo('tide-2x.jpg')})`);
+    expect(doc.markdown).toContain(`![Rope](${photo('rope.jpg')})`);
+    expect(doc.images).toEqual(expect.arrayContaining([photo('pier.jpg'), photo('gulls.jpg'), photo('rope.jpg')]));
+    expect(doc.markdown).not.toMatch(/grey\.gif|placeholder\.png|blank\.gif/);
+    expect(doc.images!.join('\n')).not.toMatch(/grey\.gif|placeholder\.png/);
+  });
+});
