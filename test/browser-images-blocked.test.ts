@@ -5,11 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { useFixtureEngine } from './helpers/fixture-engine.ts';
-import { countedImages, sendPage, startRouteSite } from './helpers/route-site.ts';
-import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
+import { useImagePage } from './helpers/image-page.ts';
+import { data } from './helpers/scrape.ts';
 
-const images = countedImages();
 // Two plain images, one `loading="lazy"` far below, one a script swaps in from `data-src` (a lazy loader).
 const album =
   '<p>The harbour in the morning.</p><img src="/img/a.png" alt="Boats" width="400" height="300">' +
@@ -19,14 +17,7 @@ const album =
   '<script>for (const img of document.querySelectorAll("img.lazy")) img.src = img.dataset.src;</script>';
 const ALL = ['/img/a.png', '/img/b.png', '/img/c.png', '/img/d.png'];
 
-const env = useFixtureEngine({
-  server: () =>
-    startRouteSite({
-      '/album': (_req, res) => sendPage(res, 'Harbour album', album),
-      '/img/*': images.route,
-    }),
-  crawlkit: { store: 'memory', engine: 'browser', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 },
-});
+const { env, images } = useImagePage('/album', 'Harbour album', album);
 
 const scrape = async (options: Record<string, unknown>) => {
   images.reset();

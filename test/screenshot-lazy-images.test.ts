@@ -5,12 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { useFixtureEngine } from './helpers/fixture-engine.ts';
-import { countedImages, sendPage, startRouteSite } from './helpers/route-site.ts';
-import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
+import { useImagePage } from './helpers/image-page.ts';
+import { data } from './helpers/scrape.ts';
 
 const PHOTOS = 10;
-const images = countedImages();
 const essay = Array.from(
   { length: PHOTOS },
   (_, i) =>
@@ -18,14 +16,7 @@ const essay = Array.from(
     `<img src="/img/photo-${i}.png" loading="lazy" alt="Photo ${i}" width="600" height="700">`,
 ).join('');
 
-const env = useFixtureEngine({
-  server: () =>
-    startRouteSite({
-      '/essay': (_req, res) => sendPage(res, 'Harbour walk', essay),
-      '/img/*': images.route,
-    }),
-  crawlkit: { store: 'memory', engine: 'browser', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 },
-});
+const { env, images } = useImagePage('/essay', 'Harbour walk', essay);
 
 describe('a full-page screenshot of a page with lazy images', () => {
   it('loads every lazy image before the capture; a viewport capture loads only those near the first screen', async () => {
