@@ -8,15 +8,9 @@ import { rm } from 'node:fs/promises';
 import { indexWarc } from '@crawlkit/fetcher/warc';
 import { describe, expect, it } from 'vitest';
 
-import { useFixtureEngine } from './helpers/fixture-engine.ts';
-import { sendPage, startRouteSite } from './helpers/route-site.ts';
-import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
+import { useImagePage } from './helpers/image-page.ts';
+import { data } from './helpers/scrape.ts';
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
-const requested: string[] = [];
 // Two plain images, one `loading="lazy"` far below, one a script swaps in from `data-src` (a lazy loader).
 const album =
   '<p>The harbour in the morning.</p><img src="/img/a.png" alt="Boats" width="400" height="300">' +
@@ -26,23 +20,12 @@ const album =
   '<script>for (const img of document.querySelectorAll("img.lazy")) img.src = img.dataset.src;</script>';
 const ALL = ['/img/a.png', '/img/b.png', '/img/c.png', '/img/d.png'];
 
-const env = useFixtureEngine({
-  server: () =>
-    startRouteSite({
-      '/album': (_req, res) => sendPage(res, 'Harbour album', album),
-      '/img/*': (req, res) => {
-        requested.push(req.url!);
-        res.writeHead(200, { 'content-type': 'image/png' });
-        res.end(PNG);
-      },
-    }),
-  crawlkit: { store: 'memory', engine: 'browser', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 },
-});
+const { env, images } = useImagePage('/album', 'Harbour album', album);
 
 const scrape = async (options: Record<string, unknown>) => {
-  requested.length = 0;
+  images.reset();
   const doc = data(await env.ck.scrape({ url: `${env.server.url}/album`, maxAge: 0, ...options }));
-  return { doc, requested: [...new Set(requested)].sort() };
+  return { doc, requested: images.requested() };
 };
 
 describe('images in the browser engine', () => {

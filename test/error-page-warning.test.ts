@@ -3,6 +3,7 @@
  * `warning` says the status first, once: through the function API, `crawlkit serve` with the official JS SDK, a
  * batch, and change tracking of a 500. A real server over a real engine (SQLite store) and the fixture site.
  */
+import { PAGE_WARNINGS } from '@crawlkit/extractor/page-warnings';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -57,6 +58,12 @@ describe("an error answer's document", () => {
       }),
     );
     expect(whole.data.warning).toBe(SERVER_ERROR);
+  });
+
+  it('keeps the coded "No main content" warning, in its very words, on a 200 page with the same body', async () => {
+    const answer = ok(await stack.ck.scrape({ url: stack.page('/http/status/200'), formats: ['markdown'], maxAge: 0 }));
+    expect(answer.data.metadata.statusCode).toBe(200);
+    expect(answer.data.warning).toBe(PAGE_WARNINGS.NO_MAIN_CONTENT);
   });
 
   it('says it once per page of a batch, and the batch status does not repeat it', async () => {

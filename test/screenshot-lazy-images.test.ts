@@ -5,16 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { useFixtureEngine } from './helpers/fixture-engine.ts';
-import { sendPage, startRouteSite } from './helpers/route-site.ts';
-import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
+import { useImagePage } from './helpers/image-page.ts';
+import { data } from './helpers/scrape.ts';
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const PHOTOS = 10;
-const requested = new Set<string>();
 const essay = Array.from(
   { length: PHOTOS },
   (_, i) =>
@@ -22,18 +16,7 @@ const essay = Array.from(
     `<img src="/img/photo-${i}.png" loading="lazy" alt="Photo ${i}" width="600" height="700">`,
 ).join('');
 
-const env = useFixtureEngine({
-  server: () =>
-    startRouteSite({
-      '/essay': (_req, res) => sendPage(res, 'Harbour walk', essay),
-      '/img/*': (req, res) => {
-        requested.add(req.url!);
-        res.writeHead(200, { 'content-type': 'image/png' });
-        res.end(PNG);
-      },
-    }),
-  crawlkit: { store: 'memory', engine: 'browser', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 },
-});
+const { env, images } = useImagePage('/essay', 'Harbour walk', essay);
 
 describe('a full-page screenshot of a page with lazy images', () => {
   it('loads every lazy image before the capture; a viewport capture loads only those near the first screen', async () => {
@@ -42,12 +25,12 @@ describe('a full-page screenshot of a page with lazy images', () => {
 
     data(await scrape(false));
     // the first screen (768 px) shows two photos; Chromium's lazy margin reaches a few more, never all ten
-    expect(requested.size).toBeLessThan(PHOTOS);
+    expect(images.requested().length).toBeLessThan(PHOTOS);
 
-    requested.clear();
+    images.reset();
     const doc = data(await scrape(true));
     expect(doc.screenshot).toMatch(/^data:image\/png;base64,/);
     // before: the same few as the viewport capture, and blank boxes below them in the picture
-    expect([...requested].sort()).toEqual(Array.from({ length: PHOTOS }, (_, i) => `/img/photo-${i}.png`).sort());
+    expect(images.requested()).toEqual(Array.from({ length: PHOTOS }, (_, i) => `/img/photo-${i}.png`).sort());
   }, 30_000);
 });

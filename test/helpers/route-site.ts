@@ -41,3 +41,27 @@ export function busyOnce(): { route: RouteHandler; reset(): void; readonly reque
     },
   };
 }
+
+/** A 1×1 transparent PNG: an image a page loads without asking the network for more. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/**
+ * A route (mount it on `/img/*`) that answers every path with a 1×1 PNG and counts the paths asked since `reset()`:
+ * which images a browser page really loaded.
+ */
+export function countedImages(): { route: RouteHandler; requested(): string[]; reset(): void } {
+  const requested = new Set<string>();
+  return {
+    route(req, res) {
+      requested.add(req.url!);
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(PNG);
+    },
+    /** The paths asked since `reset()`, each once, sorted. */
+    requested: () => [...requested].sort(),
+    reset: () => requested.clear(),
+  };
+}

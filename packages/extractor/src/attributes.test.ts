@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { extractPage } from './index.js';
+import { warningText } from './page-warnings.js';
 
 const page = `<!doctype html><html><head><meta property="og:image" content="https://cdn.test/a.jpg"></head><body>
 <nav><a href="/home" data-Track="nav">Home</a><a href="/docs">Docs</a><a>no href</a></nav>
@@ -39,6 +40,8 @@ describe('the attributes format', () => {
       formats: { attributes: [{ selector: 'a[', attribute: 'href' }] },
     });
     expect(out.attributes).toEqual([{ selector: 'a[', attribute: 'href', values: [] }]);
-    expect(out.warnings.join(' ')).toContain('Ignored an invalid CSS selector in the attributes format: "a["');
+    expect(out.warnings.map(warningText).join(' ')).toContain(
+      'Ignored an invalid CSS selector in the attributes format: "a["',
+    );
   });
 });

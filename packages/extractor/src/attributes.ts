@@ -1,6 +1,7 @@
 import type { AnyNode } from 'domhandler';
 
 import { selectSafe } from './dom/select.js';
+import type { WarningSink } from './page-warnings.js';
 
 /** One selector of the `attributes` format: which elements, and which of their attributes. */
 export interface AttributeSelector {
@@ -21,7 +22,7 @@ export interface AttributeValues extends AttributeSelector {
 export function extractAttributes(
   root: AnyNode | AnyNode[],
   selectors: readonly AttributeSelector[],
-  warnings: string[],
+  warnings: WarningSink,
 ): AttributeValues[] {
   const attribute = (name: string) => name.toLowerCase();
   return selectors.map(({ selector, attribute: name }) => {

@@ -1,12 +1,50 @@
 /**
- * The warnings `extractPage` gives of the main content (`@crawlkit/extractor/page-warnings`): the main thread matches
- * them in a document's warnings without loading the extractor.
+ * The warnings `extractPage` gives of the main content (`@crawlkit/extractor/page-warnings`), each with a stable code:
+ * a reader (the main thread, which does not load the extractor) filters them by code, never by their text.
  */
 
-/** Said when `onlyMainContent` found no main-content candidate and returns the whole page without its chrome. */
-export const WHOLE_PAGE_WARNING =
-  'No main content was found on this page: the whole page is returned (without navigation, header, footer and other page chrome).';
+/** The text of each page warning, by its code. */
+export const PAGE_WARNINGS = {
+  /** `onlyMainContent` found no main-content candidate and returns the whole page without its chrome. */
+  NO_MAIN_CONTENT:
+    'No main content was found on this page: the whole page is returned (without navigation, header, footer and other page chrome).',
+  /** The main content came out empty and the whole page is returned as it is. */
+  EMPTY_MAIN_CONTENT:
+    'The main content of this page came out empty: the whole page is returned (set onlyMainContent to false to always get it).',
+} as const;
 
-/** Said when the main content came out empty and the whole page is returned as it is. */
-export const EMPTY_MAIN_WARNING =
-  'The main content of this page came out empty: the whole page is returned (set onlyMainContent to false to always get it).';
+/** The code of a page warning. */
+export type PageWarningCode = keyof typeof PAGE_WARNINGS;
+
+/** A page warning: its code, and its text as the document's `warning` says it. */
+export interface PageWarning {
+  readonly code: PageWarningCode;
+  readonly message: string;
+}
+
+/** One warning of an extraction: a coded page warning, or the plain text of any other (a selector matching nothing). */
+export type ExtractionWarning = string | PageWarning;
+
+/** Where a helper adds the text of its warnings: a plain list, or an extraction's (`ExtractionWarning[]`). */
+export type WarningSink = Pick<string[], 'push'>;
+
+/** The page warning of `code`. */
+export function pageWarning(code: PageWarningCode): PageWarning {
+  return { code, message: PAGE_WARNINGS[code] };
+}
+
+/** The text a document's `warning` says for `warning`. */
+export function warningText(warning: ExtractionWarning): string {
+  return typeof warning === 'string' ? warning : warning.message;
+}
+
+/** Whether `warning` is the page warning of `code`. */
+export function isPageWarning(warning: ExtractionWarning, code: PageWarningCode): boolean {
+  return typeof warning !== 'string' && warning.code === code;
+}
+
+/** Said when `onlyMainContent` found no main-content candidate (`NO_MAIN_CONTENT`'s text). */
+export const WHOLE_PAGE_WARNING = PAGE_WARNINGS.NO_MAIN_CONTENT;
+
+/** Said when the main content came out empty (`EMPTY_MAIN_CONTENT`'s text). */
+export const EMPTY_MAIN_WARNING = PAGE_WARNINGS.EMPTY_MAIN_CONTENT;

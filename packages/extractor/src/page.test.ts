@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { extractMetadata } from './metadata.js';
 import { extractPage } from './page.js';
+import { warningText } from './page-warnings.js';
 
 const site = (path: string) => readFileSync(fileURLToPath(new URL(`../../../fixtures/site/${path}`, import.meta.url)));
 const page = (path: string) => site(path).toString('utf8');
@@ -248,7 +249,7 @@ describe('main content', () => {
 
   it('reports invalid selectors as warnings', () => {
     const out = extractPage('<p>x</p>', { url: 'https://example.com', excludeTags: ['p[['], formats: { html: true } });
-    expect(out.warnings.join(' ')).toContain('invalid CSS selector');
+    expect(out.warnings.map(warningText).join(' ')).toContain('invalid CSS selector');
   });
 });
 

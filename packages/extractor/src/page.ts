@@ -18,9 +18,9 @@ import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';
 import { extractMetadata, type PageMetadata } from './metadata.js';
-import { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING } from './page-warnings.js';
+import { isPageWarning, pageWarning, type ExtractionWarning } from './page-warnings.js';
 
-export { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING };
+export { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING } from './page-warnings.js';
 
 export interface ExtractPageOptions {
   /** Final page URL (after redirects): the base for relative URLs, unless the page has a `<base href>`. */
@@ -86,7 +86,8 @@ export interface ExtractedPage {
   attributes?: AttributeValues[];
   /** The page's `<link rel=canonical>`, absolute, when metadata was asked. */
   canonical?: string;
-  warnings: string[];
+  /** In order; the main-content ones carry their code (`PageWarning`), the others are their text. */
+  warnings: ExtractionWarning[];
 }
 
 /** Serialises the cleaned tree as a whole document (reference §21 item 21). */
@@ -126,7 +127,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
       embeds: options.markdownEmbeds ?? false,
     });
     document = main.document;
-    if (main.source === 'page') out.warnings.push(WHOLE_PAGE_WARNING);
+    if (main.source === 'page') out.warnings.push(pageWarning('NO_MAIN_CONTENT'));
   }
   const excludeAfter = excludesBeforeMain(includeTags, onlyMainContent) ? undefined : options.excludeTags;
   removeUnwanted(document, excludeAfter, out.warnings);
@@ -169,12 +170,12 @@ export function extractPage(rawHtml: string, options: ExtractPageOptions): Extra
     );
     // A page with no text at all has nothing more to give: it stays empty, without a warning about main content.
     if (!retry.markdown?.trim()) {
-      out.warnings = out.warnings.filter((w) => w !== WHOLE_PAGE_WARNING);
+      out.warnings = out.warnings.filter((w) => !isPageWarning(w, 'NO_MAIN_CONTENT'));
       return out;
     }
     out.markdown = retry.markdown;
-    out.warnings = out.warnings.filter((w) => w !== WHOLE_PAGE_WARNING);
-    out.warnings.push(EMPTY_MAIN_WARNING);
+    out.warnings = out.warnings.filter((w) => !isPageWarning(w, 'NO_MAIN_CONTENT'));
+    out.warnings.push(pageWarning('EMPTY_MAIN_CONTENT'));
     if (retry.html !== undefined) out.html = retry.html;
     if (retry.links !== undefined) out.links = retry.links;
     if (retry.images !== undefined) out.images = retry.images;

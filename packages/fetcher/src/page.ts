@@ -45,7 +45,7 @@ export interface PageRequest<V extends RenderVerdict = RenderVerdict> extends Om
   /**
    * Load the page's images in the browser although no screenshot is taken: for a caller that measures the rendered
    * page (the `branding` format's logo sizes). Without it, a browser page that takes no screenshot and no PDF never
-   * loads its images, media or fonts (`droppedResourceTypes`); the HTTP engine never loads them at all.
+   * loads its images, media or fonts (`pagePictures`); the HTTP engine never loads them at all.
    * @default false
    */
   loadImages?: boolean;

@@ -4,6 +4,7 @@
  */
 import type { AttributeSelector, AttributeValues, ExplainedPage } from '@crawlkit/extractor';
 import type { UndecodedText } from '@crawlkit/fetcher/analysis';
+import type { ExtractionWarning } from '@crawlkit/extractor/page-warnings';
 
 /**
  * What a page is, for extraction: decided on the main thread from its content type and first bytes
@@ -98,7 +99,8 @@ export interface Extraction {
   images?: string[];
   /** Page-derived metadata (meta tags, title, ...). */
   metadata: Record<string, unknown>;
-  warnings: string[];
+  /** For the document's `warning`, in order: the extractor's main-content ones carry their code (`PageWarning`). */
+  warnings: ExtractionWarning[];
   /** PDF pages parsed (absent when the page is not a parsed PDF). */
   pdfPages?: number;
   /** Every block of an HTML page with its verdict, when `settings.explain`. */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { extractPdf } from '@crawlkit/extractor';
+import { warningText } from '@crawlkit/extractor/page-warnings';
 
 import { makePdf } from '../../../../fixtures/make-pdf.ts';
 import { runCall } from './calls.js';
@@ -51,7 +52,7 @@ describe('a PDF worker stopped after its last page, before its reply', () => {
       const doc = (await runCall({ kind: 'pdfCut', ...progress.read()!, mode: 'auto', budgetMs: 500 })) as Extraction;
       expect(doc.markdown).toContain('Chapter one opens the manual.');
       expect(doc.warnings[0]).toBe('Only 0 of 1 PDF pages were read by OCR before the time ran out.');
-      expect(doc.warnings.join(' ')).toContain('extractionBudgetMs: 500 ms');
+      expect(doc.warnings.map(warningText).join(' ')).toContain('extractionBudgetMs: 500 ms');
     } finally {
       progress.close();
     }

@@ -9,7 +9,7 @@ export function emptyPageNote(
   status: number,
   engine: string | undefined,
   markdown: string | undefined,
-  warnings: readonly string[],
+  warnings: readonly unknown[],
 ): string | undefined {
   if (markdown === undefined || markdown.trim() !== '' || status < 200 || status > 299 || warnings.length > 0) {
     return undefined;

@@ -5,6 +5,7 @@
  */
 import type { PageAnswer } from '@crawlkit/fetcher';
 import type { SearchText, Store } from '@crawlkit/store';
+import type { ExtractionWarning } from '@crawlkit/extractor/page-warnings';
 
 import type { EngineContext } from '../context.js';
 import type { Extraction, ExtractionInput } from '../extraction/extraction.js';
@@ -123,8 +124,8 @@ export interface ScrapeState {
   document?: Document;
   /** The page's text for the store's search index (absent when the store keeps none). */
   searchText?: SearchText;
-  /** Notes for the document's `warning`, in order. */
-  readonly warnings: string[];
+  /** Notes for the document's `warning`, in order (the extractor's page warnings with their code). */
+  readonly warnings: ExtractionWarning[];
   /** Tokens the model calls of the formats used. */
   llmUsage?: LlmUsage;
 }

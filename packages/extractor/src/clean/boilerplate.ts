@@ -2,6 +2,7 @@ import type { AnyNode, Element } from 'domhandler';
 
 import { selectSafe } from '../dom/select.js';
 import { detachAll } from '../dom/walk.js';
+import type { WarningSink } from '../page-warnings.js';
 
 /** The structural boilerplate selectors of the v2 `onlyMainContent` (reference §10.2). */
 export const BOILERPLATE_SELECTORS = [
@@ -66,7 +67,7 @@ const FORCE_INCLUDE = [
 ].join(', ');
 
 /** Removes the §10.2 boilerplate elements under `root`, sparing those that contain a forced-include element. */
-export function removeBoilerplate(root: AnyNode[], warnings: string[]): void {
+export function removeBoilerplate(root: AnyNode[], warnings: WarningSink): void {
   const matches = selectSafe(BOILERPLATE_SELECTORS, root, warnings, 'onlyMainContent');
   const doomed: Element[] = [];
   for (const el of matches) {

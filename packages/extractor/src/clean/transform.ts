@@ -5,6 +5,7 @@ import { imageSource, imageSrcset, settleSource } from '../dom/lazy-images.js';
 import { selectSafe } from '../dom/select.js';
 import { largestCandidate, parseSrcset, resolveUrl } from '../dom/urls.js';
 import { detachAll, elements, relink } from '../dom/walk.js';
+import type { WarningSink } from '../page-warnings.js';
 import { absolutizeMediaUrls } from './media-urls.js';
 
 /**
@@ -22,7 +23,7 @@ export const NON_CONTENT: ReadonlySet<string> = new Set([
 ]);
 
 /** A new document holding the elements matching the selectors, in selector order (nested matches once). */
-export function selectIncluded(document: Document, selectors: readonly string[], warnings: string[]): Document {
+export function selectIncluded(document: Document, selectors: readonly string[], warnings: WarningSink): Document {
   const chosen: Element[] = [];
   const taken = new Set<Element>();
   for (const selector of selectors) {
@@ -54,7 +55,11 @@ export function noIncludedMatchWarning(selectors: readonly string[]): string {
 }
 
 /** Removes non-content elements and the `excludeTags` matches. */
-export function removeUnwanted(root: Document, excludeTags: readonly string[] | undefined, warnings: string[]): void {
+export function removeUnwanted(
+  root: Document,
+  excludeTags: readonly string[] | undefined,
+  warnings: WarningSink,
+): void {
   const doomed: AnyNode[] = [];
   for (const el of elements(root)) if (NON_CONTENT.has(el.name)) doomed.push(el);
   // Comments and processing instructions carry nothing either.
@@ -72,7 +77,11 @@ export function excludesBeforeMain(includeTags: readonly string[], onlyMainConte
 }
 
 /** Removes the `excludeTags` matches. */
-export function removeExcluded(root: Document, excludeTags: readonly string[] | undefined, warnings: string[]): void {
+export function removeExcluded(
+  root: Document,
+  excludeTags: readonly string[] | undefined,
+  warnings: WarningSink,
+): void {
   for (const selector of excludeTags ?? []) detachAll(selectSafe(selector, root, warnings, 'excludeTags'));
 }
 

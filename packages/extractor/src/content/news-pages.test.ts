@@ -3,7 +3,7 @@
 // avatars, Reply links and timestamps, and a footer with a customer-service blurb.
 import { describe, expect, it } from 'vitest';
 
-import { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING } from '../page.js';
+import { EMPTY_MAIN_WARNING, pageWarning } from '../page-warnings.js';
 import {
   articleHead,
   expectOnly,
@@ -88,7 +88,7 @@ describe('news pages: a short article is still the answer', () => {
     ).join('');
     const { markdown, warnings } = markdownOf(newsPage(`<div class="front">${teasers}</div>`, { side: '' }));
     expectOnly(markdown, ['Story number 0 of the morning edition', 'Story number 7 of the morning edition']);
-    expect(warnings).toEqual([WHOLE_PAGE_WARNING]);
+    expect(warnings).toEqual([pageWarning('NO_MAIN_CONTENT')]);
   });
 
   it('cleans the whole page like a container when no part of it is a candidate: labels, buttons, prompts go', () => {
@@ -112,7 +112,7 @@ describe('news pages: a short article is still the answer', () => {
         'Showing 8',
       ],
     );
-    expect(warnings).toEqual([WHOLE_PAGE_WARNING]);
+    expect(warnings).toEqual([pageWarning('NO_MAIN_CONTENT')]);
   });
 
   it('returns a page of navigation only whole, with the warning', () => {
@@ -120,7 +120,7 @@ describe('news pages: a short article is still the answer', () => {
       '<html><body><nav><a href="/a">Only navigation here</a> <a href="/b">and a second link</a></nav></body></html>',
     );
     expect(markdown).toContain('Only navigation here');
-    expect(warnings).toEqual([WHOLE_PAGE_WARNING]);
+    expect(warnings).toEqual([pageWarning('NO_MAIN_CONTENT')]);
   });
 
   it('says so when the main content came out empty and the page is returned as it is', () => {
@@ -128,7 +128,7 @@ describe('news pages: a short article is still the answer', () => {
       '<html><body><div id="app" style="display:none"><p>Rendered by the server, shown once the app starts.</p></div></body></html>',
     );
     expect(markdown).toContain('Rendered by the server');
-    expect(warnings).toEqual([EMPTY_MAIN_WARNING]);
+    expect(warnings).toEqual([{ code: 'EMPTY_MAIN_CONTENT', message: EMPTY_MAIN_WARNING }]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Action, ActionResults, ReadPageHtmlOptions, ScreenshotSettings } from '@crawlkit/actions';
+import type { ActionResults, ReadPageHtmlOptions } from '@crawlkit/actions';
 import { captureScreenshot, runActions, sleep } from '@crawlkit/actions';
 import type { CDPSession, HTTPResponse, Page } from 'puppeteer-core';
 
@@ -27,7 +27,7 @@ import { downloadError, isDownload } from './downloads.js';
 import { chromiumGaveUp, committed, connectionTimeoutCode, navigationError } from './navigation-errors.js';
 import { raceAbort } from './abortable.js';
 import { readRenderedHtml } from './rendered-html.js';
-import type { PixelNeeds } from './pixel-needs.js';
+import { lazyImagesMs, pagePictures, type PixelNeeds } from './pixel-needs.js';
 import { RequestGate } from './request-gate.js';
 import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
 import { PageRecorder } from './page-recorder.js';
@@ -54,8 +54,6 @@ export interface BrowserFetchRequest extends PixelNeeds {
   languages?: readonly string[];
   /** Extra wait after the smart wait, in milliseconds. */
   waitFor: number;
-  screenshot?: ScreenshotSettings;
-  actions?: readonly Action[];
   /** Whether a failing action's error carries a screenshot of the page (`PageRequest.actionFailureScreenshot`). */
   actionFailureScreenshot?: boolean;
   blockAds: boolean;
@@ -210,10 +208,11 @@ export class BrowserEngine {
     const { startedAt, statedMs } = clock;
     const remaining = () => deadline - performance.now();
     const target = new URL(request.url);
+    const pictures = pagePictures(request);
     const gate = new RequestGate({
       policy: this.#settings.policy,
       ...(this.#settings.maxRedirects === undefined ? {} : { maxRedirects: this.#settings.maxRedirects }),
-      pixels: request,
+      pictures,
       ...(adBlocker ? { adBlocker: await adBlocker } : {}),
       ...(request.serve ? { serve: request.serve } : {}),
       // The user agent goes to every host: it is the browser's own (emulation), not a header the page adds.
@@ -343,9 +342,9 @@ export class BrowserEngine {
     if (failed) throw failed;
     const read = { timeoutMs: Math.max(1, remaining()), signal };
     const result = await this.#capture(page, mainResponse, request, { startedAt, ttfbMs, read });
-    if (request.screenshot) {
-      const lazyImagesMs = Math.max(0, remaining() - reserveMs); // what is left before the capture's own reserve
-      result.screenshot = await captureScreenshot(page, request.screenshot, output, { lazyImagesMs });
+    if (pictures.screenshot) {
+      const waits = { lazyImagesMs: lazyImagesMs(pictures, remaining() - reserveMs) }; // before the capture's reserve
+      result.screenshot = await captureScreenshot(page, pictures.screenshot, output, waits);
     }
     if (warnings.length) result.warnings = warnings;
     if (actions) result.actions = actions;

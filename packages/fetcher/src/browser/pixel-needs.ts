@@ -10,7 +10,7 @@ import type { Action, ScreenshotSettings } from '@crawlkit/actions';
  * sizes) and a recording (a replay of it may take a screenshot) get the page as a person sees it.
  */
 export interface PixelNeeds {
-  /** The screenshot format's settings. @default none */
+  /** The screenshot format's settings (`PageRequest.screenshot`). @default none */
   screenshot?: ScreenshotSettings | undefined;
   /** The page's actions: a `screenshot` or `pdf` one needs the page as shown. @default none */
   actions?: readonly Action[] | undefined;
@@ -23,21 +23,37 @@ export interface PixelNeeds {
   onExchange?: unknown;
 }
 
+/**
+ * The pictures of one page load, decided once from its request: the request gate reads which resource types it
+ * drops, the browser engine whether it captures the screenshot format and lets a full page load its lazy images.
+ */
+export interface PagePictures {
+  /** The screenshot format's capture, taken once the page settled and its actions ran; undefined: none. */
+  readonly screenshot: ScreenshotSettings | undefined;
+  /** Whether the page is rendered as a person sees it (its images, media and fonts loaded). */
+  readonly showsPixels: boolean;
+  /** The resource types (puppeteer's names) the request gate drops: those of pixels, when the page shows none. */
+  readonly droppedTypes: ReadonlySet<string>;
+}
+
 /** Resource types (puppeteer's names) a page that shows no pixels never loads. */
 const PIXEL_ONLY_TYPES: ReadonlySet<string> = new Set(['image', 'media', 'font']);
 const NONE: ReadonlySet<string> = new Set();
 
-/** Whether the page must be rendered as shown: a screenshot, a PDF, a caller that measures images, a recording. */
-export function needsPixels(request: PixelNeeds): boolean {
-  return (
+/** The page's pictures: a screenshot, a PDF, a caller that measures images or a recording render it as shown. */
+export function pagePictures(request: PixelNeeds): PagePictures {
+  const showsPixels =
     request.screenshot !== undefined ||
     request.loadImages === true ||
     request.onExchange !== undefined ||
-    (request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf') ?? false)
-  );
+    (request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf') ?? false);
+  return { screenshot: request.screenshot, showsPixels, droppedTypes: showsPixels ? NONE : PIXEL_ONLY_TYPES };
 }
 
-/** The resource types the request gate drops for `request`. */
-export function droppedResourceTypes(request: PixelNeeds): ReadonlySet<string> {
-  return needsPixels(request) ? NONE : PIXEL_ONLY_TYPES;
+/**
+ * The time a full-page capture of the page may spend loading its lazy images, of `availableMs`: none for a page that
+ * shows no pixels (its images are refused, so there is nothing to wait for).
+ */
+export function lazyImagesMs(pictures: PagePictures, availableMs: number): number {
+  return pictures.showsPixels ? Math.max(0, availableMs) : 0;
 }

@@ -11,7 +11,7 @@ import {
   type UrlPolicy,
 } from '../policy/url-policy.js';
 import type { AdBlocker } from './adblock.js';
-import { droppedResourceTypes, type PixelNeeds } from './pixel-needs.js';
+import type { PagePictures } from './pixel-needs.js';
 import { redirectLimitError } from './navigation-errors.js';
 import { sameHeaderSite } from '../policy/header-site.js';
 import type { RecordedSource } from '../warc/exchange.js';
@@ -20,8 +20,8 @@ const PASS_SCHEMES = new Set(['data:', 'blob:', 'about:', 'chrome-extension:']);
 
 export interface RequestGateSettings {
   policy: UrlPolicy;
-  /** What the page must show: the resource types it never needs are dropped (`droppedResourceTypes`). */
-  pixels: PixelNeeds;
+  /** The page's pictures: the resource types it never needs are dropped (`PagePictures.droppedTypes`). */
+  pictures: PagePictures;
   /** Drop ads, trackers and consent managers. */
   adBlocker?: AdBlocker;
   /** Answer every request allowed from recordings instead of the network (replay); a miss fails the request. */
@@ -60,7 +60,7 @@ export class RequestGate {
 
   constructor(settings: RequestGateSettings) {
     this.#settings = settings;
-    this.#dropTypes = droppedResourceTypes(settings.pixels);
+    this.#dropTypes = settings.pictures.droppedTypes;
   }
 
   async attach(page: Page): Promise<void> {

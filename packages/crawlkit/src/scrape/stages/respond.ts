@@ -1,4 +1,4 @@
-import { WHOLE_PAGE_WARNING } from '@crawlkit/extractor/page-warnings';
+import { isPageWarning, warningText } from '@crawlkit/extractor/page-warnings';
 
 import { formatCredits } from '../../formats/registry.js';
 import type { Format } from '../../v2/formats.js';
@@ -49,8 +49,10 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   if (actions) document.actions = actions;
   const errorPage = errorPageNote(page.status);
   // an error page is seldom an article: after its status, "No main content was found" is noise
-  const warnings = errorPage ? [errorPage, ...state.warnings.filter((w) => w !== WHOLE_PAGE_WARNING)] : state.warnings;
-  if (warnings.length) document.warning = warnings.join(' ');
+  const notes = errorPage
+    ? [errorPage, ...state.warnings.filter((w) => !isPageWarning(w, 'NO_MAIN_CONTENT'))]
+    : state.warnings;
+  if (notes.length) document.warning = notes.map(warningText).join(' ');
   if (state.llmUsage) document.metadata.llmUsage = state.llmUsage;
   const credits = documentCredits({
     formats: state.request.formats,

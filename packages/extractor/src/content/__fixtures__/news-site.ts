@@ -4,11 +4,12 @@
 import { expect } from 'vitest';
 
 import { extractPage } from '../../page.js';
+import type { ExtractionWarning } from '../../page-warnings.js';
 
 export const URL = 'https://courier.example/local/2026/03/09/harbour-road-bike-lanes';
 
 /** The markdown of `html` with `onlyMainContent`, and the warnings. */
-export function markdownOf(html: string): { markdown: string; warnings: string[] } {
+export function markdownOf(html: string): { markdown: string; warnings: ExtractionWarning[] } {
   const out = extractPage(html, { url: URL, onlyMainContent: true, formats: { markdown: true } });
   return { markdown: out.markdown ?? '', warnings: out.warnings };
 }
