@@ -1,5 +1,6 @@
 // A phpBB board that puts a new session id in every link (`?sid=<32 hex digits>`, as phpBB does for a visitor
-// without its cookie, and vBulletin with `?s=`): a crawl reads each page once, not once per link to it.
+// without its cookie, and vBulletin with `?s=`): a crawl reads each page once, not once per link to it, and a weekly
+// scrape with change tracking reads an unchanged topic page `same`.
 import { randomBytes } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
@@ -69,5 +70,18 @@ describe('a board with a session id in every link', () => {
       '/viewtopic.php?f=1&t=2',
     ]);
     expect(status.total).toBe(status.data.length);
+  }, 60_000);
+
+  it('reads `same` to change tracking when only the session ids of its links changed', async () => {
+    const body = {
+      url: `${env.server.url}/viewtopic.php?t=1&start=20`,
+      formats: ['markdown' as const, { type: 'changeTracking' as const, modes: ['git-diff' as const] }],
+      maxAge: 0,
+    };
+    const first = ok(await env.ck.scrape(body)).data;
+    const second = ok(await env.ck.scrape(body)).data;
+    expect(first.changeTracking?.changeStatus).toBe('new');
+    expect(second.markdown).not.toBe(first.markdown);
+    expect(second.changeTracking?.changeStatus).toBe('same');
   }, 60_000);
 });

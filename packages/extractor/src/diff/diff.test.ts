@@ -62,6 +62,18 @@ describe('comparableText / isSameText', () => {
   it('drops iframe links', () => {
     expect(comparableText('Text [iframe](https://x/embed?session=1) more')).toBe('Text more');
   });
+
+  it('drops session ids from link URLs, and keeps the rest of the query', () => {
+    const link = (sid: string) =>
+      `[Topic](https://forum.test/viewtopic.php?f=1&t=7&start=20&sid=${sid}#p12) by [bob](/shop;jsessionid=${sid}?x=1)`;
+    expect(isSameText(link('0123456789abcdef0123456789abcdef'), link('fedcba9876543210fedcba9876543210'))).toBe(true);
+    expect(comparableText(link('0123456789abcdef0123456789abcdef'))).toBe(
+      '[Topic](https://forum.test/viewtopic.php?f=1&t=7&start=20#p12) by [bob](/shop?x=1)',
+    );
+    // Another page, or a `sid` that is not a session id, is a change.
+    expect(isSameText('[a](/viewtopic.php?t=7)', '[a](/viewtopic.php?t=8)')).toBe(false);
+    expect(isSameText('[a](/store?sid=12)', '[a](/store?sid=13)')).toBe(false);
+  });
 });
 
 describe('diffMarkdown', () => {
