@@ -10,10 +10,10 @@ import { isSessionParam, PATH_SESSION } from '@crawlkit/options/session-params';
  * 3. Session ids in link URLs are dropped (`viewtopic.php?t=1&sid=<32 hex digits>`, `;jsessionid=…`, `PHPSESSID`, the
  *    rule of `@crawlkit/options/session-params`): a forum or shop that writes one into every link for a visitor
  *    without its cookie writes a new one each visit, and every link of the page would change.
- * 4. On lines that label a timestamp ("Last updated", "Modified", "Generated", "Rendered", "Retrieved", "As of",
- *    "Current time", "Page loaded"), dates, times, weekdays, relative times ("5 minutes ago", "2 hours, 5 minutes
- *    ago", "just now") and the time the page took ("Page generated in 0.12 seconds") are dropped. Dates anywhere
- *    else are content (an event moved to another day is a change).
+ * 4. On lines that label a timestamp ("Last updated", "Last active", "Modified", "Generated", "Rendered",
+ *    "Retrieved", "As of", "Current time", "Page loaded"), dates, times, weekdays, relative times ("5 minutes ago",
+ *    "2 hours, 5 minutes ago", "just now") and the time the page took ("Page generated in 0.12 seconds") are
+ *    dropped. Dates anywhere else are content (an event moved to another day is a change).
  * 5. Whitespace is ignored: every run of spaces, tabs and line breaks counts as one space, and leading and trailing
  *    whitespace does not count. Re-wrapped paragraphs or re-padded tables are the same text.
  *
@@ -59,7 +59,7 @@ function withoutSessionIds(url: string): string {
 const IMAGE = /!\[([^\]]*)\]\(\s*<?([^\s)>]+)>?(\s+"[^"]*")?\s*\)/g;
 
 const TIMESTAMP_LABEL =
-  /\b(?:last[\s-]+(?:updated|modified|changed|edited|refreshed|checked|crawled|build)|updated(?:\s+(?:on|at))?|modified|generated|rendered|retrieved|fetched|as\s+of|current\s+(?:time|date)|page\s+(?:loaded|generated)|server\s+time|build\s+time)\b/i;
+  /\b(?:last[\s-]+(?:updated|modified|changed|edited|refreshed|checked|crawled|build|active|activity|seen)|updated(?:\s+(?:on|at))?|modified|generated|rendered|retrieved|fetched|as\s+of|current\s+(?:time|date)|page\s+(?:loaded|generated)|server\s+time|build\s+time)\b/i;
 
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';

@@ -59,6 +59,14 @@ describe('comparableText / isSameText', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
+  it("drops a forum's relative activity times, and keeps its counters", () => {
+    expect(isSameText('Last active 3 minutes ago', 'Last active 2 hours ago')).toBe(true);
+    expect(isSameText('Last activity: 5 days ago', 'Last activity: yesterday')).toBe(true);
+    expect(isSameText('Last seen 10 min ago', 'Last seen just now')).toBe(true);
+    // A views counter is a number of the page, as a price is: left to the user (docs/qa-forum-day.md).
+    expect(isSameText('Last active 3 minutes ago · 101 views', 'Last active 6 minutes ago · 104 views')).toBe(false);
+  });
+
   it('drops iframe links', () => {
     expect(comparableText('Text [iframe](https://x/embed?session=1) more')).toBe('Text more');
   });
