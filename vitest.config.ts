@@ -39,6 +39,9 @@ export default defineConfig({
         new URL('./packages/options/src/invalid-option-error.ts', import.meta.url),
       ),
       '@crawlkit/options/site-host': fileURLToPath(new URL('./packages/options/src/site-host.ts', import.meta.url)),
+      '@crawlkit/options/session-params': fileURLToPath(
+        new URL('./packages/options/src/session-params.ts', import.meta.url),
+      ),
       '@crawlkit/options/route-fragment': fileURLToPath(
         new URL('./packages/options/src/route-fragment.ts', import.meta.url),
       ),

@@ -78,4 +78,13 @@ describe('a crawl whose first page fails', () => {
       'The job failed: No page was crawled: http://127.0.0.1:1/ failed (SCRAPE_CONNECTION_ERROR): Connection to 127.0.0.1:1 refused',
     );
   });
+
+  it('says why with --quiet too (a cron job keeps the reason in its log)', async () => {
+    const run = await site.cli(['crawl', 'http://127.0.0.1:1/', '--timeout', '5000', '--sitemap', 'skip', '--quiet']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/crawl \S+ failed: 0 pages, 1 error, 0 credits/);
+    expect(run.stderr).toContain(
+      'The job failed: No page was crawled: http://127.0.0.1:1/ failed (SCRAPE_CONNECTION_ERROR)',
+    );
+  });
 });

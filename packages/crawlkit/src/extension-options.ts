@@ -21,6 +21,9 @@ const PAGE_CACHE_MEMBERS = [
 /** The parts a full `Store` adds to a `PageCache` (`isFullStore`): with all of them crawlkit keeps jobs there. */
 const STORE_PARTS = ['jobs', 'tasks', 'results', 'deliveries', 'engines', 'history'];
 
+/** Keys of a plain object given as `store` that name a directory. */
+const DIR_KEYS = ['dir', 'directory', 'path', 'storeDir'];
+
 /** Why `value` is no `store` crawlkit takes, in words, or undefined when it is one. */
 function storeProblem(value: unknown): string | undefined {
   if (value === 'memory') return undefined;
@@ -28,6 +31,11 @@ function storeProblem(value: unknown): string | undefined {
   if (typeof value === 'string') return "Expected 'memory', a Store or a PageCache (for a directory, use `storeDir`)";
   if (!isObject(value)) return "Expected 'memory', a Store or a PageCache";
   const lacking = membersLacking(value, PAGE_CACHE_MEMBERS);
+  // `{ dir: './store' }`: a guess at where the on-disk store goes, which is `storeDir`
+  const dir = DIR_KEYS.map((key) => value[key]).find((v) => typeof v === 'string');
+  if (lacking.length === PAGE_CACHE_MEMBERS.length && typeof dir === 'string') {
+    return `Expected 'memory', a Store or a PageCache (for a directory, use \`storeDir: ${JSON.stringify(dir)}\`)`;
+  }
   if (lacking.length > 0) {
     return (
       `Expected 'memory', a Store or a PageCache (@crawlkit/store): ${lacking.join(', ')}. A PageCache has ` +

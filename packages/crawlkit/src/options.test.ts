@@ -40,6 +40,9 @@ describe('new Crawlkit() options', () => {
       /`store`.*for a directory, use `storeDir`.*`'\.\/my-store'`/,
     );
     expect(refused({ store: {} }).message).not.toContain('storeDir');
+    expect(refused({ store: { dir: '/tmp/forum' } }).message).toMatch(
+      /`store`.*for a directory, use `storeDir: "\/tmp\/forum"`/,
+    );
     // and the in-memory store given as `storeDir` made a folder named memory
     expect(refused({ storeDir: 'memory' }).message).toMatch(
       /`storeDir`.*for the in-memory store write store: 'memory'/,

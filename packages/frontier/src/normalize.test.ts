@@ -77,6 +77,24 @@ describe('normalizeUrl', () => {
     expect(normalizeUrl('https://a.test/shop/item?id=7&sid=3')).not.toBe(page);
   });
 
+  it("drops phpBB's `sid` and vBulletin's `s` when they hold a 32-digit hex session id, and keeps them otherwise", () => {
+    const topic = normalizeUrl('https://forum.test/viewtopic.php?t=1&start=20');
+    expect(normalizeUrl('https://forum.test/viewtopic.php?t=1&start=20&sid=0123456789abcdef0123456789ABCDEF')).toBe(
+      topic,
+    );
+    expect(normalizeUrl('https://forum.test/viewtopic.php?sid=fedcba9876543210fedcba9876543210&t=1&start=20')).toBe(
+      topic,
+    );
+    expect(normalizeUrl('https://forum.test/showthread.php?s=0123456789abcdef0123456789abcdef&t=9')).toBe(
+      normalizeUrl('https://forum.test/showthread.php?t=9'),
+    );
+    // Another shape is a page's or a search's own: a store id, a query for a word.
+    expect(normalizeUrl('https://forum.test/viewtopic.php?t=1&sid=42')).not.toBe(
+      normalizeUrl('https://forum.test/viewtopic.php?t=1'),
+    );
+    expect(normalizeUrl('https://a.test/search?s=shoes')).not.toBe(normalizeUrl('https://a.test/search'));
+  });
+
   it('normalises host case, default ports and percent-encoding', () => {
     expect(normalizeUrl('HTTP://A.TEST:80/x')).toBe(normalizeUrl('http://a.test/x'));
     expect(normalizeUrl('https://a.test/%7euser/%2f')).toBe(normalizeUrl('https://a.test/~user/%2F'));

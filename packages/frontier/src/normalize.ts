@@ -1,5 +1,6 @@
 import { siteHostname } from '@crawlkit/options/site-host';
 import { isRouteFragment } from '@crawlkit/options/route-fragment';
+import { isSessionParam, PATH_SESSION } from '@crawlkit/options/session-params';
 
 /** Query parameters that only track the visitor and never change the page. */
 const TRACKING = new Set([
@@ -46,18 +47,6 @@ const TRACKING = new Set([
 const SHOPIFY_SEARCH = new Set(['_pos', '_sid', '_ss', '_psq', '_v']);
 
 /**
- * Query parameters that carry a server session id (Java servlets, PHP, classic ASP, ColdFusion): a new one a
- * response on sites that put the session in every link, so the same page would be a new URL each time it is linked.
- * `aspsessionid` is a prefix (`ASPSESSIONIDQSBRATCS`). The generic `sid` is not among them: it names a page or a store
- * on too many sites.
- */
-const SESSION = new Set(['jsessionid', 'phpsessid', 'cfid', 'cftoken']);
-const isSessionKey = (key: string) => SESSION.has(key) || key.startsWith('aspsessionid');
-
-/** A `;jsessionid=…` path parameter (servlet URL rewriting), with the parameters after it in the same segment. */
-const PATH_SESSION = /;jsessionid=[^/]*/gi;
-
-/**
  * The column-sort links of a directory listing served by Apache's `mod_autoindex` (`/share/?C=N;O=D`: by name, last
  * modified, size or description, ascending or descending): the same listing in another order, each of which links the
  * other sorts again. A crawl of a file share would read every listing five times; the key is the listing's own.
@@ -65,9 +54,9 @@ const PATH_SESSION = /;jsessionid=[^/]*/gi;
 const LISTING_SORT = /^\?C=[NMSD][;&]O=[AD]$/;
 
 /** A query parameter that never changes the page: tracking (`utm_*`, `fbclid`, …) or a session id. */
-function isNoiseKey(key: string): boolean {
+function isNoiseParam(key: string, value: string): boolean {
   const k = key.toLowerCase();
-  return k.startsWith('utm_') || TRACKING.has(k) || isSessionKey(k);
+  return k.startsWith('utm_') || TRACKING.has(k) || isSessionParam(k, value);
 }
 
 export interface NormalizeOptions {
@@ -144,7 +133,9 @@ function keyOf(url: URL, options: NormalizeOptions): string {
   let query = '';
   if (!options.ignoreQueryParameters && url.search && !(url.pathname.endsWith('/') && LISTING_SORT.test(url.search))) {
     const shopifySearch = url.searchParams.has('_pos') && url.searchParams.has('_ss');
-    const params = [...url.searchParams].filter(([k]) => !isNoiseKey(k) && !(shopifySearch && SHOPIFY_SEARCH.has(k)));
+    const params = [...url.searchParams].filter(
+      ([k, v]) => !isNoiseParam(k, v) && !(shopifySearch && SHOPIFY_SEARCH.has(k)),
+    );
     params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
     if (params.length) query = `?${new URLSearchParams(params).toString()}`;
   }

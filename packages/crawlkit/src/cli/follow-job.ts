@@ -264,13 +264,15 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     errors: failed,
     ...blocked,
   });
-  ctx.note(
+  // A job that failed says why even with --quiet, as a failed scrape's error does: a cron job's log keeps the reason.
+  const tell = (line: string) => (status.status === 'failed' ? ctx.explain(line) : ctx.note(line));
+  tell(
     `${kind} ${id} ${status.status}: ${count(pages, 'page')}${delivery.skip ? ` since the resume (${status.completed} in all)` : ''}, ` +
       `${count(failures.length, 'error')}, ` +
       `${count(status.creditsUsed, 'credit')}${outDir ? `; written to ${ctx.options.out}` : ''}`,
   );
   // What the job's status warns of (a robots.txt or sitemap it could not read), as `crawlkit status` tells it.
-  if (status.warning) ctx.note(`  warning: ${withFlags(status.warning)}`);
+  if (status.warning) tell(`  warning: ${withFlags(status.warning)}`);
   if (robotsBlocked.length) {
     ctx.note(
       `  note: robots.txt disallowed ${count(robotsBlocked.length, 'page')} ` +

@@ -1,3 +1,5 @@
+import { isSessionParam, PATH_SESSION } from '@crawlkit/options/session-params';
+
 /**
  * The comparison rule of change tracking. Two versions of a page are the same when their comparable texts are
  * equal; the comparable text is the markdown with what is not content taken out:
@@ -5,11 +7,14 @@
  * 1. `[iframe](...)` links are dropped: embeds carry per-load URLs.
  * 2. Query strings and fragments of image URLs are dropped (`![logo](/logo.png?v=1712)` → `![logo](/logo.png)`):
  *    cache busters and resizing parameters change on every deploy without the image changing.
- * 3. On lines that label a timestamp ("Last updated", "Modified", "Generated", "Rendered", "Retrieved", "As of",
- *    "Current time", "Page loaded"), dates, times, weekdays, relative times ("5 minutes ago", "2 hours, 5 minutes
- *    ago", "just now") and the time the page took ("Page generated in 0.12 seconds") are dropped. Dates anywhere
- *    else are content (an event moved to another day is a change).
- * 4. Whitespace is ignored: every run of spaces, tabs and line breaks counts as one space, and leading and trailing
+ * 3. Session ids in link URLs are dropped (`viewtopic.php?t=1&sid=<32 hex digits>`, `;jsessionid=…`, `PHPSESSID`, the
+ *    rule of `@crawlkit/options/session-params`): a forum or shop that writes one into every link for a visitor
+ *    without its cookie writes a new one each visit, and every link of the page would change.
+ * 4. On lines that label a timestamp ("Last updated", "Last active", "Modified", "Generated", "Rendered",
+ *    "Retrieved", "As of", "Current time", "Page loaded"), dates, times, weekdays, relative times ("5 minutes ago",
+ *    "2 hours, 5 minutes ago", "just now") and the time the page took ("Page generated in 0.12 seconds") are
+ *    dropped. Dates anywhere else are content (an event moved to another day is a change).
+ * 5. Whitespace is ignored: every run of spaces, tabs and line breaks counts as one space, and leading and trailing
  *    whitespace does not count. Re-wrapped paragraphs or re-padded tables are the same text.
  *
  * Unlike upstream, which compares the sorted characters of both versions, the order of the text counts: reordered
@@ -21,6 +26,7 @@ export function comparableText(markdown: string): string {
     .replace(IMAGE, (_match, alt: string, url: string, title: string | undefined) => {
       return `![${alt}](${url.replace(/[?#].*$/, '')}${title ?? ''})`;
     })
+    .replace(LINK_URL, (_match, url: string) => `](${withoutSessionIds(url)}`)
     .split('\n')
     .map((line) => (TIMESTAMP_LABEL.test(line) ? stripTimestamps(line) : line))
     .join('\n')
@@ -33,11 +39,27 @@ export function isSameText(previous: string, current: string): boolean {
   return comparableText(previous) === comparableText(current);
 }
 
+// A link's or image's `](url`, with the URL up to the first space or closing parenthesis.
+const LINK_URL = /\]\(\s*<?([^\s)>]+)/g;
+
+/** `url` without its session-id query parameters and `;jsessionid=` path parameter. */
+function withoutSessionIds(url: string): string {
+  if (!url.includes('?') && !url.includes(';')) return url;
+  const hashAt = url.indexOf('#');
+  const hash = hashAt < 0 ? '' : url.slice(hashAt);
+  const [path = '', query] = (hashAt < 0 ? url : url.slice(0, hashAt)).split(/\?(.*)/s, 2);
+  const params = query?.split('&').filter((part) => {
+    const eq = part.indexOf('=');
+    return eq < 0 || !isSessionParam(part.slice(0, eq), part.slice(eq + 1));
+  });
+  return `${path.replace(PATH_SESSION, '')}${params?.length ? `?${params.join('&')}` : ''}${hash}`;
+}
+
 // `![alt](url "title")`, with the URL up to the first space or closing parenthesis.
 const IMAGE = /!\[([^\]]*)\]\(\s*<?([^\s)>]+)>?(\s+"[^"]*")?\s*\)/g;
 
 const TIMESTAMP_LABEL =
-  /\b(?:last[\s-]+(?:updated|modified|changed|edited|refreshed|checked|crawled|build)|updated(?:\s+(?:on|at))?|modified|generated|rendered|retrieved|fetched|as\s+of|current\s+(?:time|date)|page\s+(?:loaded|generated)|server\s+time|build\s+time)\b/i;
+  /\b(?:last[\s-]+(?:updated|modified|changed|edited|refreshed|checked|crawled|build|active|activity|seen)|updated(?:\s+(?:on|at))?|modified|generated|rendered|retrieved|fetched|as\s+of|current\s+(?:time|date)|page\s+(?:loaded|generated)|server\s+time|build\s+time)\b/i;
 
 const MONTH =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';

@@ -59,8 +59,28 @@ describe('comparableText / isSameText', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
+  it("drops a forum's relative activity times, and keeps its counters", () => {
+    expect(isSameText('Last active 3 minutes ago', 'Last active 2 hours ago')).toBe(true);
+    expect(isSameText('Last activity: 5 days ago', 'Last activity: yesterday')).toBe(true);
+    expect(isSameText('Last seen 10 min ago', 'Last seen just now')).toBe(true);
+    // A views counter is a number of the page, as a price is: left to the user (docs/qa-forum-day.md).
+    expect(isSameText('Last active 3 minutes ago · 101 views', 'Last active 6 minutes ago · 104 views')).toBe(false);
+  });
+
   it('drops iframe links', () => {
     expect(comparableText('Text [iframe](https://x/embed?session=1) more')).toBe('Text more');
+  });
+
+  it('drops session ids from link URLs, and keeps the rest of the query', () => {
+    const link = (sid: string) =>
+      `[Topic](https://forum.test/viewtopic.php?f=1&t=7&start=20&sid=${sid}#p12) by [bob](/shop;jsessionid=${sid}?x=1)`;
+    expect(isSameText(link('0123456789abcdef0123456789abcdef'), link('fedcba9876543210fedcba9876543210'))).toBe(true);
+    expect(comparableText(link('0123456789abcdef0123456789abcdef'))).toBe(
+      '[Topic](https://forum.test/viewtopic.php?f=1&t=7&start=20#p12) by [bob](/shop?x=1)',
+    );
+    // Another page, or a `sid` that is not a session id, is a change.
+    expect(isSameText('[a](/viewtopic.php?t=7)', '[a](/viewtopic.php?t=8)')).toBe(false);
+    expect(isSameText('[a](/store?sid=12)', '[a](/store?sid=13)')).toBe(false);
   });
 });
 
