@@ -51,7 +51,8 @@ type NoNulls<T> = { [K in keyof T]: Exclude<T[K], null> };
  * Our documents and job statuses assign to the SDK's as they are. The other way, and for requests, each narrowing
  * below names the field and why:
  * - the SDK's request types are wider than the v2 interface: any string as `proxy` or parser, `null` for crawl
- *   options; the API's `rawBase64` and `deterministicJson` formats are not in the SDK's types.
+ *   options; the API's `rawBase64` and `deterministicJson` formats and crawlkit's own `jobPosting` are not in the
+ *   SDK's types.
  * - our action input lets `scroll.direction` default to `down`; the SDK requires it.
  * - we also accept `integration: null`.
  * - the SDK's `branding` allows any extra field of any type; ours is the profile crawlkit computes.
@@ -64,7 +65,8 @@ type SdkDocumentAsOurs = With<
 >;
 type OurProxy = NonNullable<ScrapeOptionsInput['proxy']>;
 /** Formats of the API that the SDK's types do not list. */
-type OursOnlyFormat = 'rawBase64' | 'deterministicJson' | { type: 'rawBase64' | 'deterministicJson' };
+type OursOnlyFormat =
+  'rawBase64' | 'deterministicJson' | 'jobPosting' | { type: 'rawBase64' | 'deterministicJson' | 'jobPosting' };
 /** The SDK's formats with the options the API takes (its `Format` object allows a `type` that needs options). */
 type SdkV2Format =
   Exclude<FormatOption, Format> | { type: Exclude<FormatString, 'json' | 'changeTracking' | 'attributes'> };

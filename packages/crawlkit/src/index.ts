@@ -67,6 +67,8 @@ export type {
   ChangeTrackingResult,
   BrandingProfile,
   ProductProfile,
+  JobPostingProfile,
+  JobPostingAddress,
   ProductVariant,
   ProductPrice,
   ErrorResponse,

@@ -12,7 +12,7 @@ import { LRUCache } from 'lru-cache';
 
 import { historyRecord } from '../codec/history-record.js';
 import { hasCrawlkitCode } from '../errors.js';
-import { pageGone } from '../scrape/page-status.js';
+import { pageGone, scrapeReadsGone } from '../scrape/page-status.js';
 import { crawlChangesCodec, lineageRunCodec, storedJobOf } from '../codec/records.js';
 import { crawlKey } from '../jobs/crawl-planner.js';
 import { storedDocuments } from '../jobs/stored-results.js';
@@ -113,13 +113,21 @@ async function readLineageRun(store: Store, lineage: string) {
 }
 
 /**
- * How a page of this run compares with the baseline: a 404 or 410 is a page gone (`removed`, when the baseline had
- * it); any other error status (a 500, a 403, a 429 the retries did not pass) says nothing of the page, and has no
- * change, as the `changeTracking` format gives no result for it.
+ * How a page of this run compares with the baseline: a 404 or 410, or a page that says it is gone (`softNotFound`,
+ * `scrapeReadsGone`), is a page gone (`removed`, when the baseline had it); any other error status (a 500, a 403, a
+ * 429 the retries did not pass) says nothing of the page, and has no change, as the `changeTracking` format gives no
+ * result for it.
  */
-export function pageChange(baseline: Baseline, key: string, hash: string, statusCode: number): CrawlChange | undefined {
+export function pageChange(
+  baseline: Baseline,
+  key: string,
+  hash: string,
+  statusCode: number,
+  softNotFound?: boolean,
+): CrawlChange | undefined {
   const previous = baseline.pages.get(key);
-  if (statusCode >= 400) return previous && pageGone(statusCode) ? 'removed' : undefined;
+  if (scrapeReadsGone(statusCode, softNotFound)) return previous ? 'removed' : undefined;
+  if (statusCode >= 400) return undefined;
   if (!previous) return 'new';
   return previous.hash === hash ? 'same' : 'changed';
 }

@@ -54,10 +54,12 @@ export function changeFeedStage(store: Store, job: JobRecord, task: Task): Scrap
       if (!document || !extraction) return;
       const baseline = await baselineOf(store, job, feed.lineage);
       const hash = state.contentHash ?? mainContentHash(extraction.markdown ?? '');
-      document.metadata.contentHash = hash;
+      // A page that says it is gone is not a version of the page: it has no hash, so the run does not keep it (as a
+      // 404's), and the page back reads `new`.
+      if (!state.softNotFound) document.metadata.contentHash = hash;
       const { sourceURL, url } = document.metadata;
       const key = feed.pageKey(task.key, sourceURL, url);
-      const change = pageChange(baseline, key, hash, document.metadata.statusCode);
+      const change = pageChange(baseline, key, hash, document.metadata.statusCode, state.softNotFound);
       // The page as fetched is the one its change tracking kept last, with the same options: a new hash is the
       // extractor's (an upgrade), not the page's.
       if (change) document.metadata.crawlChange = change === 'changed' && state.sourceUnchanged ? 'same' : change;

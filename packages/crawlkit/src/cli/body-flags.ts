@@ -49,7 +49,8 @@ const SCRAPE_FLAGS: BodyFlag[] = [
     kind: 'list',
     description:
       'formats, comma-separated: markdown, summary, html, rawHtml, links, images, screenshot, changeTracking ' +
-      '(with markdown; --change-modes, --change-tag), branding, json (with --schema or --json-prompt, and a model); ' +
+      "(with markdown; --change-modes, --change-tag), branding, product, jobPosting (from the page's structured " +
+      'data, no model), json (with --schema or --json-prompt, and a model); ' +
       'one prints as itself, several as the JSON of the page',
   },
   { flags: '--only-main-content', key: 'onlyMainContent', kind: 'boolean', description: 'main content only (default)' },

@@ -61,7 +61,8 @@ export const storedJobCodec = recordCodec({
     sitemapsUnreadable: z.array(z.object({ url: z.string(), reason: z.string() })).optional(),
     /**
      * The first link of a crawl each trap rule refused (`URL_TOO_LONG`, `REPEATING_PATH` of `CrawlRules`), for its
-     * status to say that links were skipped as traps and why: one entry a reason, written once by each planner.
+     * status to say that links were skipped as traps and why: one entry a reason, written once by each planner. Also
+     * the first link to the seed's own path its patterns refused (`SEED_PATH_PATTERN`, `jobs/pattern-note.ts`).
      */
     trapsSkipped: z.array(z.object({ reason: z.string(), url: z.string() })).optional(),
     /**

@@ -1,7 +1,7 @@
 import { redactUrl } from '@crawlkit/fetcher';
 import { z } from 'zod';
 
-import { pageGone } from '../scrape/page-status.js';
+import { pageGone, scrapeReadsGone } from '../scrape/page-status.js';
 import { addModelUsage, pushWarnings, type ExtractedState } from '../scrape/scrape-state.js';
 import type { ChangeTrackingResult } from '../v2/types.js';
 import { snapshotCodec } from '../codec/records.js';
@@ -122,11 +122,12 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
 
   // The same page and options as the last version kept: a markdown that differs is the extractor's (an upgrade), not
   // the page's. The page is `same`, and this version kept, so the next real change diffs against today's extractor.
-  const unchangedSource = previous !== undefined && !pageGone(current.statusCode) && sameSource(previous, current);
+  const gone = scrapeReadsGone(current.statusCode, state.softNotFound);
+  const unchangedSource = previous !== undefined && !gone && sameSource(previous, current);
   if (unchangedSource) state.sourceUnchanged = true;
   // The comparison and the diff run in a worker thread (two long markdowns can take a while).
   const compared =
-    previous && !pageGone(current.statusCode) && !unchangedSource
+    previous && !gone && !unchangedSource
       ? await ctx.extraction.run(
           {
             kind: 'compare',
@@ -137,7 +138,7 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
           { signal: state.signal },
         )
       : undefined;
-  const changeStatus: ChangeTrackingResult['changeStatus'] = pageGone(current.statusCode)
+  const changeStatus: ChangeTrackingResult['changeStatus'] = gone
     ? 'removed'
     : unchangedSource
       ? 'same'

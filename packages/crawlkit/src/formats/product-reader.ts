@@ -4,6 +4,8 @@
  * `product:` tags), with no model. Fields one source lacks are filled from the next.
  */
 import type { ProductPrice, ProductProfile, ProductVariant } from '../v2/types.js';
+import { amountOf } from './amount.js';
+import { findTyped, isObject, list, resolve, schemaName, text } from './json-ld-values.js';
 import { readStructuredData, type JsonObject, type StructuredData } from './structured-data.js';
 
 const PRODUCT_TYPES =
@@ -12,32 +14,6 @@ const PRODUCT_TYPES =
 const IN_STOCK = /^(?:InStock|InStoreOnly|OnlineOnly|LimitedAvailability|in ?stock|available)$/i;
 
 type Image = { url: string; alt?: string };
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const list = (value: unknown): unknown[] =>
-  value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
-
-/** A plain string of a JSON-LD value: itself, its `name`, or its `@value`. */
-function text(value: unknown): string | undefined {
-  const first = list(value)[0];
-  if (typeof first === 'string') return first.trim() || undefined;
-  if (typeof first === 'number') return String(first);
-  if (isObject(first)) return text(first.name ?? first['@value']);
-  return undefined;
-}
-
-function typesOf(node: JsonObject): string[] {
-  return list(node['@type']).filter((t): t is string => typeof t === 'string');
-}
-
-function resolve(url: string, base: string): string {
-  try {
-    return new URL(url, base).href;
-  } catch {
-    return url;
-  }
-}
 
 function imagesOf(value: unknown, base: string): Image[] {
   const images: Image[] = [];
@@ -48,36 +24,6 @@ function imagesOf(value: unknown, base: string): Image[] {
     images.push({ url: resolve(url, base), ...(alt ? { alt } : {}) });
   }
   return images;
-}
-
-/**
- * A price's number. schema.org's `price` takes `.` for the decimal point, but a microdata price read from the visible
- * text is written as the shop's locale writes it: with both marks the last one is the decimal point (`1.299,00 €`,
- * `$1,299.00`); a `,` repeated or followed by three digits groups thousands (`$1,299`), another one is the decimal
- * point (`19,99 €`); a `.` repeated groups thousands, a single one is the decimal point (schema.org's reading).
- */
-function amountOf(value: unknown): number | undefined {
-  const raw = text(value);
-  if (raw === undefined) return undefined;
-  const cleaned = raw.replace(/[^\d.,-]/g, '');
-  if (cleaned === '') return undefined;
-  const decimal = decimalMark(cleaned);
-  const [whole = '', fraction] = decimal === undefined ? [cleaned] : splitLast(cleaned, decimal);
-  const amount = Number(`${whole.replace(/[.,]/g, '')}${fraction === undefined ? '' : `.${fraction}`}`);
-  return Number.isFinite(amount) ? amount : undefined;
-}
-
-/** The mark of `amountOf`'s number that is its decimal point, or undefined when every mark groups thousands. */
-function decimalMark(number: string): '.' | ',' | undefined {
-  if (number.includes('.') && number.includes(','))
-    return number.lastIndexOf('.') > number.lastIndexOf(',') ? '.' : ',';
-  if (number.includes(',')) return /,.*,|,\d{3}$/.test(number) ? undefined : ',';
-  return /\..*\./.test(number) ? undefined : '.';
-}
-
-function splitLast(value: string, mark: string): [string, string | undefined] {
-  const at = value.lastIndexOf(mark);
-  return at < 0 ? [value, undefined] : [value.slice(0, at), value.slice(at + 1)];
 }
 
 function priceOf(amountValue: unknown, currencyValue: unknown): ProductPrice | undefined {
@@ -99,7 +45,7 @@ function priceOf(amountValue: unknown, currencyValue: unknown): ProductPrice | u
 function availabilityOf(value: unknown): ProductVariant['availability'] {
   const raw = text(value);
   if (!raw) return { inStock: false, text: 'Unknown' };
-  const name = raw.replace(/^https?:\/\/schema\.org\//i, '').trim();
+  const name = schemaName(raw);
   return { inStock: IN_STOCK.test(name), text: name };
 }
 
@@ -109,8 +55,9 @@ const VARIANT_AXES = ['size', 'color', 'material', 'pattern', 'suggestedAge', 's
 /** What sets a variant of a group apart: its `variesBy` properties (`size: '40'`, `color: 'Red'`), as text. */
 function valuesOf(variant: JsonObject, group: JsonObject): Record<string, string> | undefined {
   const named = list(group.variesBy)
-    .map((axis) => text(axis)?.replace(/^https?:\/\/schema\.org\//i, ''))
-    .filter((axis): axis is string => axis !== undefined);
+    .map((axis) => text(axis))
+    .filter((axis): axis is string => axis !== undefined)
+    .map(schemaName);
   const values: Record<string, string> = {};
   for (const axis of named.length ? named : VARIANT_AXES) {
     const value = text(variant[axis]);
@@ -176,20 +123,6 @@ function variantsOf(product: JsonObject, base: string, group?: JsonObject): Prod
   return variants;
 }
 
-/** The first product of a list of JSON-LD objects, looking inside them (a page's `mainEntity`, an `ItemPage`). */
-function findProduct(nodes: readonly JsonObject[]): JsonObject | undefined {
-  const queue: { node: JsonObject; depth: number }[] = nodes.map((node) => ({ node, depth: 0 }));
-  while (queue.length) {
-    const { node, depth } = queue.shift()!;
-    if (typesOf(node).some((t) => PRODUCT_TYPES.test(t))) return node;
-    if (depth >= 6) continue;
-    for (const value of Object.values(node)) {
-      for (const child of list(value)) if (isObject(child)) queue.push({ node: child, depth: depth + 1 });
-    }
-  }
-  return undefined;
-}
-
 /** The OpenGraph and `product:` tags as a JSON-LD product, when they describe one. */
 function openGraphProduct(meta: StructuredData['meta']): JsonObject | undefined {
   const one = (...keys: string[]) => keys.map((k) => meta.get(k)?.[0]).find((v) => v !== undefined);
@@ -238,9 +171,11 @@ function normalizeOgAvailability(product: JsonObject): JsonObject {
 export function extractProduct(html: string, pageUrl: string): ProductProfile | undefined {
   const data = readStructuredData(html);
   const og = openGraphProduct(data.meta);
-  const sources = [findProduct(data.jsonLd), findProduct(data.microdata), og && normalizeOgAvailability(og)].filter(
-    (s): s is JsonObject => s !== undefined,
-  );
+  const sources = [
+    findTyped(data.jsonLd, PRODUCT_TYPES),
+    findTyped(data.microdata, PRODUCT_TYPES),
+    og && normalizeOgAvailability(og),
+  ].filter((s): s is JsonObject => s !== undefined);
   if (sources.length === 0) return undefined;
   const field = (key: string) => sources.map((s) => text(s[key])).find((v) => v !== undefined);
   const base = field('url') ? resolve(field('url')!, pageUrl) : pageUrl;

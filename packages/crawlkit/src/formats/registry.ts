@@ -13,6 +13,7 @@ import { brandingFormat } from './branding.js';
 import { changeTrackingFormat } from './change-tracking.js';
 import type { AnyFormatModule } from './format-module.js';
 import { highlightsFormat } from './highlights.js';
+import { jobPostingFormat } from './job-posting.js';
 import { jsonFormat } from './json.js';
 import { htmlFormat, imagesFormat, linksFormat, markdownFormat, rawHtmlFormat } from './page-text-formats.js';
 import { productFormat } from './product.js';
@@ -38,6 +39,7 @@ export const FORMAT_MODULES = [
   questionFormat,
   queryFormat,
   productFormat,
+  jobPostingFormat,
   rawBase64Format,
   audioFormat,
   videoFormat,

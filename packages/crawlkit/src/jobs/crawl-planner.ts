@@ -28,6 +28,7 @@ import {
   TRAP_REASONS,
   type FrontierNotes,
 } from './crawl-notes.js';
+import { refusedSeedPath, SEED_PATH_REFUSED } from './pattern-note.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
 /** URLs checked between two turns of the event loop. */
@@ -120,9 +121,12 @@ export function createCrawlPlanner(
   // empties it.
   const withSeedCredentials = seedCredentials(request.url);
   const verdicts = request.allowExternalLinks ? undefined : new Map<string, Admitted | null>();
-  // The first link each trap rule refused, told once to the stored job (`trapsSkipped`) for the status.
+  // The first link each trap rule refused (and the first refused on the seed's own path), told once to the stored
+  // job (`trapsSkipped`) for the status.
   const trapsNoted = new Set<string>();
   const trapsSkipped: { reason: string; url: string }[] = [];
+  // The seed, for the links its patterns refused on its own path (`refusedSeedPath`).
+  const seed = URL.parse(request.url);
   // Whether this planner told the stored job of a page that landed on a sign-in page (`signInRedirected`).
   let signInNoted = false;
 
@@ -137,9 +141,16 @@ export function createCrawlPlanner(
     let verdict: Admitted | null = null;
     // One parse of the URL for the rules, robots.txt's scope and the key (a sitemap's hundreds of URLs, cold).
     const admission = rules.admit(url, { fromUrl });
-    if (!admission.allowed && TRAP_REASONS.has(admission.reason) && !trapsNoted.has(admission.reason)) {
-      trapsNoted.add(admission.reason);
-      trapsSkipped.push({ reason: admission.reason, url });
+    if (!admission.allowed) {
+      const noted = TRAP_REASONS.has(admission.reason)
+        ? admission.reason
+        : seed && refusedSeedPath(seed, url, admission.reason)
+          ? SEED_PATH_REFUSED
+          : undefined;
+      if (noted !== undefined && !trapsNoted.has(noted)) {
+        trapsNoted.add(noted);
+        trapsSkipped.push({ reason: noted, url });
+      }
     }
     if (admission.allowed) {
       // The URL as a browser writes it (`parsed.href`: a section's fragment dropped, a sitemap's raw `/ニュース/記事`

@@ -46,3 +46,40 @@ export function seedLimitNote(seedUrl: string, options: PathPatternOptions, kept
     `${kept} page(s) kept.`
   );
 }
+
+/**
+ * The reason a crawl notes (in `trapsSkipped`, one link a reason) for a link its `includePaths`/`excludePaths` refused
+ * whose path is the seed's own: a listing's next page or filter (`/jobs?page=2` for `/jobs`, with `['/jobs/.*']`).
+ */
+export const SEED_PATH_REFUSED = 'SEED_PATH_PATTERN';
+
+const PATTERN_REASONS = new Set(['INCLUDE_PATTERN', 'EXCLUDE_PATTERN']);
+const pathOf = (url: URL) => url.pathname.replace(/(?<=.)\/$/, '');
+
+/** Whether a link refused for `reason` is the seed's own path with another query: what `seedPathNote` tells of. */
+export function refusedSeedPath(seed: URL, url: string, reason: string): boolean {
+  if (!PATTERN_REASONS.has(reason)) return false;
+  const link = URL.parse(url);
+  return link !== null && link.origin === seed.origin && pathOf(link) === pathOf(seed) && link.search !== seed.search;
+}
+
+/**
+ * What a completed crawl's status says when it kept fewer pages than `limit` and its patterns refused `refused`, a link
+ * to its seed's own path (`refusedSeedPath`): the listing's other pages were never read, without a word (upstream
+ * says none either). Patterns see the path alone unless `regexOnFullURL` is set.
+ */
+export function seedPathNote(seedUrl: string, refused: string, options: PathPatternOptions): string | undefined {
+  const seed = URL.parse(seedUrl);
+  if (!seed) return undefined;
+  const path = pathOf(seed);
+  const exact = `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+  const forQuery = options.regexOnFullURL
+    ? 'a pattern that matches its query'
+    : '`regexOnFullURL: true` with a pattern that matches its query (the patterns then see the whole URL)';
+  return (
+    `Links to the seed's own path with another query were refused by \`includePaths\`/\`excludePaths\`, such as ` +
+    `${redactUrl(refused)} (the listing's next pages or filters), and the crawl ended below its limit: the pages ` +
+    `they list were not read. To follow them, set ${forQuery}, or add a pattern that matches the seed's path ` +
+    `(\`${exact}\`) to \`includePaths\`.`
+  );
+}

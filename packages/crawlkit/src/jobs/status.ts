@@ -8,7 +8,7 @@ import { jobAddress } from './job-address.js';
 import { decodeDocument, storedJobOf } from '../codec/records.js';
 import { storeStallWarning } from '../store-faults.js';
 import { robotsNotes, unreadableSitemapNotes } from './frontier-fetch.js';
-import { emptyPatternNote, seedLimitNote } from './pattern-note.js';
+import { emptyPatternNote, SEED_PATH_REFUSED, seedLimitNote, seedPathNote } from './pattern-note.js';
 import { seedLandingNote } from './seed-landing-note.js';
 import { sendTheSession } from '../scrape/sign-in-redirect.js';
 
@@ -151,7 +151,14 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
   const robotsUrl = new URL('/robots.txt', request.url).href;
   notes.push(...robotsNotes(robotsUrl, { unavailable: robotsUnavailable, truncatedAt: robotsTruncatedAt }, 'crawl'));
   notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));
-  for (const { reason, url } of trapsSkipped ?? []) notes.push(trapNote(reason, url));
+  for (const { reason, url } of trapsSkipped ?? []) {
+    if (reason !== SEED_PATH_REFUSED) notes.push(trapNote(reason, url));
+    // A crawl that reached its limit was cut by it, whatever its patterns refused.
+    else if (job.status === 'completed' && !limitReached && resultCount < (request.limit ?? Infinity)) {
+      const note = seedPathNote(request.url, url, request);
+      if (note) notes.push(note);
+    }
+  }
   if (signInRedirected !== undefined) notes.push(await signInRedirects(store, job.id, signInRedirected));
   // A narrow scope is told of a crawl that completed: one that failed (its seed did) or was cancelled says so itself.
   if (job.status === 'completed' && resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {

@@ -8,3 +8,13 @@ const GONE: ReadonlySet<number> = new Set([404, 410]);
 export function pageGone(status: number): boolean {
   return GONE.has(status);
 }
+
+/**
+ * Whether a scrape reads as a page gone for change tracking (`changeStatus: 'removed'`) and a crawl's change feed: the
+ * site said so by its status (`pageGone`), or answered 2xx with a page that says so itself (`softNotFound`: the
+ * soft-404 warning of `soft-not-found.ts`, a title or a sentence). A redirect to another page is not: it stays
+ * `changed`, with its warning.
+ */
+export function scrapeReadsGone(status: number, softNotFound: boolean | undefined): boolean {
+  return pageGone(status) || softNotFound === true;
+}

@@ -120,6 +120,8 @@ export interface ScrapeState {
    * extractor, `formats/snapshot-source.ts`).
    */
   sourceUnchanged?: true;
+  /** Set by the extraction when the page got the soft-404 warning: it reads as gone (`scrapeReadsGone`). */
+  softNotFound?: true;
   readonly captures: FormatCaptures;
   document?: Document;
   /** The page's text for the store's search index (absent when the store keeps none). */

@@ -133,6 +133,44 @@ export type ProductProfile = {
   variants: ProductVariant[];
 };
 
+/** A postal address of a `jobPosting`'s `jobLocation`: the parts the page gives. */
+export type JobPostingAddress = {
+  streetAddress?: string;
+  addressLocality?: string;
+  addressRegion?: string;
+  postalCode?: string;
+  addressCountry?: string;
+  /** The place's name, or its address as one string, when the page gives no parts. */
+  name?: string;
+};
+
+/**
+ * The `jobPosting` format (crawlkit's own): what a job page declares as a schema.org `JobPosting` in JSON-LD or
+ * microdata. A field the page does not declare is absent.
+ */
+export type JobPostingProfile = {
+  title?: string;
+  /** The description as text (the page's HTML in it written as lines). */
+  description?: string;
+  datePosted?: string;
+  validThrough?: string;
+  /** schema.org's words (`FULL_TIME`, `PART_TIME`, `CONTRACTOR`…), as the page writes them. */
+  employmentType?: string[];
+  hiringOrganization?: { name?: string; url?: string };
+  jobLocation?: JobPostingAddress[];
+  /** As the page gives it (`TELECOMMUTE`). */
+  jobLocationType?: string;
+  /** `true` when `jobLocationType` is `TELECOMMUTE`. */
+  remote?: boolean;
+  /** `baseSalary`: a `MonetaryAmount`'s currency and its `QuantitativeValue` (`unit`: `HOUR`, `MONTH`, `YEAR`…). */
+  baseSalary?: { currency?: string; min?: number; max?: number; value?: number; unit?: string };
+  /** The posting's own identifier (a `PropertyValue`'s `value`). */
+  identifier?: string;
+  directApply?: boolean;
+  /** The posting's URL, absolute. */
+  url?: string;
+};
+
 /** A scrape result (`data` of the scrape response; one entry of job results). */
 export interface Document {
   markdown?: string;
@@ -152,6 +190,8 @@ export interface Document {
   /** `question` and `query`: the answer, written from the page's best passages. */
   answer?: string;
   product?: ProductProfile;
+  /** `jobPosting` (crawlkit's own): the job the page declares. */
+  jobPosting?: JobPostingProfile;
   /** `rawBase64`: the page's bytes as fetched, base64-encoded. */
   rawBase64?: string;
   warning?: string;

@@ -67,7 +67,10 @@ export const extractStage: ScrapeStage = {
     state.warnings.push(...extraction.warnings);
     const notFound =
       kind === 'html' ? softNotFoundNote(page.status, extraction.metadata.title, extraction.markdown) : undefined;
-    if (notFound) state.warnings.push(notFound);
+    if (notFound) {
+      state.warnings.push(notFound);
+      state.softNotFound = true;
+    }
     // An empty result of `includeTags`/`excludeTags` is theirs (a selector matching nothing says so), not the page's
     const { includeTags, excludeTags } = request.settings;
     const selected = (includeTags?.length ?? 0) + (excludeTags?.length ?? 0) > 0;
