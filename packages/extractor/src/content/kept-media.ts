@@ -1,6 +1,8 @@
 // Media elements the main content keeps for the `images` format, though they hold no text.
 import { isTag, type Element } from 'domhandler';
 
+import { isEmbed } from '../dom/embeds.js';
+
 /**
  * Elements of `DROP_TAGS` that the pruned page keeps for the `images` format, which lists a `<picture>`'s
  * `<source srcset>` candidates (an AVIF or WebP beside the `<img>` fallback) and a `<video>`'s poster (reference
@@ -17,7 +19,6 @@ export function keptForImages(el: Element): boolean {
  * a `<video>` or `<audio>` with their `<source>`s (the markdown writes each as a link line).
  */
 export function keptForEmbeds(el: Element): boolean {
-  if (el.name === 'iframe') return !!el.attribs['src']?.trim() && el.attribs['srcdoc'] === undefined;
-  if (el.name === 'video' || el.name === 'audio') return true;
+  if (isEmbed(el.name, el.attribs)) return true;
   return el.name === 'source' && !!el.parent && isTag(el.parent) && /^(video|audio)$/.test(el.parent.name);
 }

@@ -1,3 +1,4 @@
+import { isEmbed } from '../dom/embeds.js';
 import { isMathScript } from '../dom/math-scripts.js';
 
 import { joinBlocks, prefixLines } from './blocks.js';
@@ -8,7 +9,7 @@ import { CodeCapture, languageOf, PreCapture } from './code.js';
 import { Container, type MarkKind } from './container.js';
 import { feedEvents, feedHtml, type HtmlSink } from './drivers.js';
 import { Footnotes, isFootnoteBackref, isFootnoteRef, openFootnote } from './footnotes.js';
-import { EmbedCapture, isEmbed } from './embeds.js';
+import { EmbedCapture } from './embeds.js';
 import { dataImage, imageMarkdown } from './images.js';
 import { type LinkContext, openLink } from './links.js';
 import { ListFrames } from './list-frames.js';

@@ -5,12 +5,6 @@ import type { Container } from './container.js';
 import { collapseWhitespace, escapeText } from './escape.js';
 import { formatDestination, type UrlResolver } from './urls.js';
 
-/** Whether `embeds` writes the element: an `<iframe>` with a `src` (a `srcdoc` is its own content), a player. */
-export function isEmbed(name: string, attribs: Record<string, string>): boolean {
-  if (name === 'iframe') return !!attribs.src?.trim() && attribs.srcdoc === undefined;
-  return name === 'video' || name === 'audio';
-}
-
 /** A URL a link line may point to: not empty, not `javascript:`, not a `blob:` or `data:` only the page can read. */
 const LINKABLE = /^(?!\s*(?:javascript|blob|data|about):)\s*\S/i;
 
