@@ -1,6 +1,7 @@
 /**
- * The media of a page through `scrape()` (HTTP engine): the `html` format's `srcset`, `<source srcset>` and
- * `<video poster>` absolute as `img[src]` and `a[href]` are (against the page's `<base href>`), `rawHtml` as served.
+ * The media of a page through `scrape()` (HTTP engine): the `html` format's `srcset`, `<source srcset>`,
+ * `<video poster>` and the `src` of frames and players absolute as `img[src]` and `a[href]` are (against the page's
+ * `<base href>`, which markdown's embed lines follow too), `rawHtml` as served.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -20,7 +21,8 @@ function sendHtml(res: ServerResponse, head: string, body: string): void {
 const PICTURE =
   '<picture><source type="image/webp" srcset="dawn-800.webp 800w, dawn-1600.webp 1600w">' +
   '<img src="dawn.jpg" srcset="dawn-1x.jpg 1x,  dawn-2x.jpg 2x" alt="Dawn"></picture>' +
-  '<video poster="clip.jpg" controls><source src="clip.mp4" type="video/mp4"></video>';
+  '<video poster="clip.jpg" controls><source src="clip.mp4" type="video/mp4"></video>' +
+  '<iframe src="films/7" title="Dawn film"></iframe><audio src="tide.mp3" controls></audio>';
 
 const GIF = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==';
 
@@ -60,6 +62,19 @@ describe('media URLs in the html format', () => {
     expect(doc.html).toContain(`srcset="${media}/dawn-1x.jpg 1x,  ${media}/dawn-2x.jpg 2x"`);
     expect(doc.html).toContain(`poster="${media}/clip.jpg"`);
     expect(doc.rawHtml).toContain(PICTURE);
+    // the players and the frame are kept in the whole page's html
+    const whole = data(await env.ck.scrape({ url, formats: ['html'], onlyMainContent: false, maxAge: 0 }));
+    for (const file of ['clip.mp4', 'films/7', 'tide.mp3']) expect(whole.html).toContain(`src="${media}/${file}"`);
+  });
+
+  it("resolves markdown's embed lines against <base>, as the html format's src", async () => {
+    const url = `${env.server.url}/harbour/dawn`;
+    const markdownOptions = { embeds: true };
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown'], markdownOptions, maxAge: 0 }));
+    const media = `${env.server.url}/media`;
+    expect(doc.markdown).toContain(`[Dawn film](${media}/films/7)`);
+    expect(doc.markdown).toContain(`[clip.mp4](${media}/clip.mp4)`);
+    expect(doc.markdown).toContain(`[tide.mp3](${media}/tide.mp3)`);
   });
 });
 

@@ -131,7 +131,11 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   }
   const excludeAfter = excludesBeforeMain(includeTags, onlyMainContent) ? undefined : options.excludeTags;
   removeUnwanted(document, excludeAfter, out.warnings);
-  const collect = { links: !!formats.links, images: !!formats.images };
+  const collect = {
+    links: !!formats.links,
+    images: !!formats.images,
+    mediaAttributes: !!formats.html || (!!formats.markdown && !!(options.markdownRawHtml || options.markdownEmbeds)),
+  };
   const urls = absolutize(document, base, options.url, collect, encoding);
   if (formats.links) out.links = urls.links;
   if (formats.images) out.images = urls.images;

@@ -1,5 +1,6 @@
 // The media attributes of the `html` format made absolute, beside `img[src]` and `a[href]` (which `absolutize`
-// rewrites): a renderer of the cleaned html has neither the page's URL nor its `<base>`.
+// rewrites): a renderer of the cleaned html has neither the page's URL nor its `<base>`, and the markdown's embed
+// lines (`markdownOptions.embeds`) read the same `src`.
 import type { Element } from 'domhandler';
 
 import { parseSrcset } from '../dom/urls.js';
@@ -25,13 +26,27 @@ export function absoluteSrcset(srcset: string, resolve: ResolveUrl): string {
   return out + srcset.slice(from);
 }
 
-/** Rewrites `el`'s `srcset` (`<img>`, `<source>`) and `<video poster>` absolute, in place. */
+/** Elements whose `src` is a media or frame URL (`img[src]` is `absolutize`'s own). */
+const MEDIA_SOURCES = new Set(['iframe', 'video', 'audio', 'source', 'track', 'embed']);
+
+/** A URL only the page can read or that runs code: left as written. */
+const KEPT_AS_WRITTEN = /^\s*(?:data|blob|javascript|about):/i;
+
+/** `attribs[name]` resolved in place, unless empty or kept as written. */
+function rewrite(attribs: Record<string, string>, name: string, resolve: ResolveUrl): void {
+  const value = attribs[name]?.trim();
+  if (value && !KEPT_AS_WRITTEN.test(value)) attribs[name] = resolve(value) ?? attribs[name]!;
+}
+
+/**
+ * Rewrites `el`'s `srcset` (`<img>`, `<source>`), `<video poster>` and the `src` of frames, players and their
+ * sources absolute, in place.
+ */
 export function absolutizeMediaUrls(el: Element, resolve: ResolveUrl): void {
   const { attribs } = el;
   if ((el.name === 'img' || el.name === 'source') && attribs.srcset) {
     attribs.srcset = absoluteSrcset(attribs.srcset, resolve);
-  } else if (el.name === 'video' && attribs.poster?.trim()) {
-    const poster = attribs.poster.trim();
-    if (!/^(data|blob):/i.test(poster)) attribs.poster = resolve(poster) ?? attribs.poster;
   }
+  if (el.name === 'video') rewrite(attribs, 'poster', resolve);
+  if (MEDIA_SOURCES.has(el.name)) rewrite(attribs, 'src', resolve);
 }

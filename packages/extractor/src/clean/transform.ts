@@ -168,18 +168,26 @@ export function cssUrls(style: string): string[] {
   return out;
 }
 
-/** What `absolutize` collects besides rewriting the tree; a list not asked for is not built. */
+/** What `absolutize` collects besides rewriting the tree, and what it rewrites; what is not asked for costs nothing. */
 export interface UrlPassCollect {
   /** @default true */
   links?: boolean;
   /** @default true */
   images?: boolean;
+  /**
+   * Rewrite `srcset`, `video[poster]` and the `src` of frames and players absolute (`absolutizeMediaUrls`): only the
+   * `html` format, raw-HTML markdown and markdown's embed lines read them (`img[src]` is rewritten whatever this
+   * says).
+   * @default true
+   */
+  mediaAttributes?: boolean;
 }
 
 /**
- * Picks the largest `srcset` candidate (and lazy `data-*` sources) into `img[src]`, makes `img[src]`, `a[href]`,
- * `srcset` and `video[poster]` absolute against `base` (their queries in the document's `encoding`), and collects
- * links and images on the way (those `collect` asks for).
+ * Picks the largest `srcset` candidate (and lazy `data-*` sources) into `img[src]`, makes `img[src]`, `a[href]`
+ * and, unless `collect.mediaAttributes` is false, the media attributes (`absolutizeMediaUrls`) absolute against
+ * `base` (their queries in the document's `encoding`), and collects links and images on the way (those `collect`
+ * asks for).
  */
 export function absolutize(
   root: Document,
@@ -190,6 +198,7 @@ export function absolutize(
 ): UrlPassResult {
   const collectLinks = collect.links ?? true;
   const collectImages = collect.images ?? true;
+  const mediaAttributes = collect.mediaAttributes ?? true;
   const links = new Set<string>();
   const images = new Set<string>();
   const addImage = (raw: string | undefined, against = base) => {
@@ -238,7 +247,7 @@ export function absolutize(
     } else if (collectImages && el.name === 'video' && attribs.poster) {
       addImage(attribs.poster);
     }
-    absolutizeMediaUrls(el, resolveMedia);
+    if (mediaAttributes) absolutizeMediaUrls(el, resolveMedia);
     const style = attribs.style;
     if (collectImages && style && /background/i.test(style)) for (const url of cssUrls(style)) addImage(url);
   }
