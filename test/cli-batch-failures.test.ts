@@ -7,6 +7,8 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { runCli } from './cli-helpers.ts';
+import { interruptedCrawl } from './helpers/cli-interrupt.ts';
 import { useCliSite } from './helpers/cli-site.ts';
 
 const site = useCliSite();
@@ -34,6 +36,24 @@ describe('the failures of a batch', { timeout: 120_000 }, () => {
     const json = await site.cli(['status', id!, '--errors', '--json']);
     const body = JSON.parse(json.stdout) as { errors: { url: string; code?: string }[] };
     expect(body.errors.map((e) => e.url).sort()).toEqual([...refused].sort());
+  });
+
+  it('with --store memory, say where the rest are without naming a command that cannot find the job', async () => {
+    const refused = Array.from({ length: 22 }, (_, i) => `http://127.0.0.1:1/gone/${i}`);
+    const urls = [`${site.server.url}/cli/chain/0`, ...refused].join('\n');
+    const run = await runCli(['batch', '-', '--format', 'links', '--store', 'memory'], { cwd: site.dir, input: urls });
+    expect(run.code, run.stderr).toBe(0);
+    // Before: "… and 2 more: crawlkit status <id> --errors --store "memory"", which answers JOB_NOT_FOUND.
+    expect(run.stderr).toContain(
+      '… and 2 more (--store memory keeps nothing after this command: the --json answer and the --out manifest list',
+    );
+    expect(run.stderr).not.toContain('crawlkit status');
+
+    const { result } = await interruptedCrawl(site, ['--ndjson', '--store', 'memory']);
+    expect(result.code, result.stderr).toBe(130);
+    // Before: "Resume with: crawlkit resume <id> --store "memory"", a job that is gone.
+    expect(result.stderr).toMatch(/Interrupted: \d+ pages? kept\. The job is gone with it \(--store memory keeps/);
+    expect(result.stderr).not.toContain('crawlkit resume');
   });
 
   it('--strict: a batch done with a failed page exits 3, one done without 0, where both exit 0', async () => {

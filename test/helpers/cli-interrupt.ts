@@ -13,9 +13,9 @@ export function startChainCrawl(site: CliSite, flags: string[]) {
       '1',
       '--max-age',
       '0',
-      ...flags,
       '--store',
       site.store,
+      ...flags, // after the store, so that a test's own --store wins
     ],
     { cwd: site.dir },
   );

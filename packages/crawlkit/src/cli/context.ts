@@ -115,6 +115,11 @@ export class CommandContext {
     return this.inMemory ? 'memory (--store memory keeps nothing after its command)' : this.storeDir;
   }
 
+  /** Whether a job this command starts outlives it: it is kept in Redis or a store directory, not in memory. */
+  get jobKept(): boolean {
+    return !!this.redis || !this.inMemory;
+  }
+
   /** The store directory that holds the command's jobs; undefined when they live in Redis or in memory (replay). */
   get jobsDir(): string | undefined {
     return this.redis || this.inMemory || this.#overrides.store !== undefined ? undefined : this.storeDir;

@@ -229,10 +229,12 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     const engine = ctx.options.engine ? ` --engine ${ctx.options.engine}` : '';
     const flags = `${engine}${ctx.mode === 'json' ? ' --all' : ''}${ctx.outputFlags()}`;
     const kept = ctx.options.out ?? ctx.outFile;
+    const resume = ctx.jobKept
+      ? `${next}:\n  crawlkit resume ${id}${ctx.whereFlags()}${flags}\n`
+      : 'The job is gone with it (--store memory keeps nothing after its command): a --store directory can resume.\n';
     ctx.io.stderr.write(
       `\n${ctx.signal.reason instanceof ReaderGone ? 'Stopped, the reader of the output went away' : 'Interrupted'}: ` +
-        `${count(delivery.seen, 'page')} kept${kept ? ` in ${kept}` : ''}. ` +
-        `${next}:\n  crawlkit resume ${id}${ctx.whereFlags()}${flags}\n`,
+        `${count(delivery.seen, 'page')} kept${kept ? ` in ${kept}` : ''}. ${resume}`,
     );
     return EXIT.interrupted;
   }
@@ -295,7 +297,11 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   for (const failure of failures.slice(0, LISTED_FAILURES)) ctx.note(`  failed: ${failure.url}: ${failure.error}`);
   if (failures.length > LISTED_FAILURES) {
     const more = failures.length - LISTED_FAILURES;
-    ctx.note(`  … and ${more} more: crawlkit status ${id} --errors${ctx.whereFlags()}`);
+    // A job of the memory store is gone with this command: `status` would answer JOB_NOT_FOUND.
+    const where = ctx.jobKept
+      ? `: crawlkit status ${id} --errors${ctx.whereFlags()}`
+      : ' (--store memory keeps nothing after this command: the --json answer and the --out manifest list them all)';
+    ctx.note(`  … and ${more} more${where}`);
   }
   if (status.status === 'failed' || status.status === 'cancelled') return EXIT.failure;
   // The job's pages, not this run's: a resume whose pages left all failed ends a job that has pages.

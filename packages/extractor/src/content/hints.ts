@@ -3,6 +3,7 @@ import { isTag, type Element } from 'domhandler';
 
 import { ownCopy } from '../dom/own-copy.js';
 import { isItemHeader } from './item-header.js';
+import { isQuoteAside } from './quote-asides.js';
 import { CHROME_WORDS } from './phrases/class-words.js';
 import { anyOf } from './phrases/phrase-table.js';
 
@@ -227,7 +228,7 @@ export function looksLikeByline(el: Element): boolean {
 
 /** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
 export function looksLikeChrome(el: Element): boolean {
-  if (CHROME_TAGS.has(el.name) && !isItemHeader(el)) return true;
+  if (CHROME_TAGS.has(el.name) && !isItemHeader(el) && !isQuoteAside(el)) return true;
   if (NEVER_CHROME.has(el.name)) return el.name === 'p' && saysLegal(el);
   const role = el.attribs['role'];
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
