@@ -14,6 +14,7 @@ import { removeBoilerplate } from './clean/boilerplate.js';
 import { findMainContent } from './content/index.js';
 import { canonicalOf } from './dom/canonical.js';
 import { standInNoscriptImages } from './dom/noscript-images.js';
+import { dropPreviewImages } from './dom/preview-images.js';
 import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';
@@ -113,6 +114,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   if (formats.attributes?.length) out.attributes = extractAttributes(document, formats.attributes, out.warnings);
   if (!formats.markdown && !formats.html && !formats.links && !formats.images) return;
   standInNoscriptImages(document);
+  dropPreviewImages(document);
 
   const includeTags = options.includeTags?.filter((t) => t.trim() !== '') ?? [];
   if (includeTags.length) {
