@@ -11,6 +11,7 @@ import {
   selectIncluded,
 } from './clean/transform.js';
 import { removeBoilerplate } from './clean/boilerplate.js';
+import { dropOrphanPunctuation } from './clean/orphan-punctuation.js';
 import { findMainContent } from './content/index.js';
 import { canonicalOf } from './dom/canonical.js';
 import { standInNoscriptImages } from './dom/noscript-images.js';
@@ -133,6 +134,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   }
   const excludeAfter = excludesBeforeMain(includeTags, onlyMainContent) ? undefined : options.excludeTags;
   removeUnwanted(document, excludeAfter, out.warnings);
+  dropOrphanPunctuation(document);
   const collect = { links: !!formats.links, images: !!formats.images };
   const urls = absolutize(document, base, options.url, collect, encoding);
   if (formats.links) out.links = urls.links;
