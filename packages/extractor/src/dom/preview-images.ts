@@ -2,7 +2,7 @@
 // `max/1400/…` photo, a CDN's `w_60,e_blur` under its `w_1200`): two `<img>`s of the same file in one frame without
 // text. A reader sees one picture, so the markdown and `images` keep one: the later, which a loader lays over the
 // preview. Runs once before the main content, after the `<noscript>` copies stood in (`noscript-images.ts`).
-import { isTag, type Element, type ParentNode } from 'domhandler';
+import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 import { imageSource, imageSrcset } from './lazy-images.js';
 import { detachAll, elements, hasText } from './walk.js';
@@ -63,17 +63,27 @@ function sharedFrame(a: Element, b: Element): Element | undefined {
   return hasText(frame) ? undefined : frame;
 }
 
-/** A `<noscript>` copy left beside an image with a source of its own is never shown (the cleaning drops it). */
-function inNoscript(img: Element): boolean {
-  for (let p = img.parent; p; p = p.parent) if (isTag(p) && p.name === 'noscript') return true;
-  return false;
+/**
+ * The shown `<img>`s under `root` in document order. A `<noscript>` copy left beside an image with a source of its
+ * own is never shown (the cleaning drops it), so no `<noscript>` is entered. A plain stack walk: this runs on every
+ * page, and the generator of `elements` took 1.6 times as long here (WCXB dev, warm: 0.15 against 0.09 ms a page).
+ */
+function shownImages(root: ParentNode): Element[] {
+  const out: Element[] = [];
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node) || node.name === 'noscript') continue;
+    if (node.name === 'img') out.push(node);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return out;
 }
 
 /** Removes each image that an image of the same file after it in a small frame without text covers; how many. */
 export function dropPreviewImages(root: ParentNode): number {
   const byFile = new Map<string, { img: Element; file: ImageFile }[]>();
-  for (const img of elements(root)) {
-    if (img.name !== 'img' || inNoscript(img)) continue;
+  for (const img of shownImages(root)) {
     const file = fileOf(img);
     if (!file) continue;
     const key = `${file.host}/${file.file}`;
