@@ -62,6 +62,17 @@ const PREVIEWS =
   '<p>The gallery.</p><div class="gallery"><a href="/g/1"><img src="/w/200/gull.jpg" alt="Gull"></a>' +
   '<a href="/g/2"><img src="/w/400/gull.jpg" alt="Gull again"></a></div>';
 
+/**
+ * `<picture>`s whose `<img>` has no source (Medium since 2022): a webp and a plain `<source>`, an art-directed
+ * narrow crop; and one whose sources a script has not filled yet (`#, # 2x`), which shows nothing.
+ */
+const PICTURES =
+  '<picture><source media="(max-width: 500px)" srcset="/crop/boat-400.jpg 400w">' +
+  '<source type="image/webp" srcset="/v2/fit:640/boat.webp 640w, /v2/fit:1400/boat.webp 1400w">' +
+  '<source srcset="/v2/fit:640/boat.jpeg 640w, /v2/fit:1400/boat.jpeg 1400w">' +
+  '<img alt="Boats in the harbour" width="700" height="467" loading="lazy"></picture>' +
+  '<p>The card.</p><picture><source srcset="#, # 2x"><img alt="A card, front"></picture>';
+
 const env = useFixtureEngine({
   server: () =>
     startRouteSite({
@@ -69,6 +80,7 @@ const env = useFixtureEngine({
       '/harbour/day': (_req, res) => sendHtml(res, '', `<h1>Day</h1>${TEXT}${NOSCRIPTS}`),
       '/harbour/night': (_req, res) => sendHtml(res, '', `<h1>Night</h1>${TEXT}${PLACEHOLDERS}`),
       '/harbour/dusk': (_req, res) => sendHtml(res, '', `<h1>Dusk</h1>${TEXT}${PREVIEWS}`),
+      '/harbour/noon': (_req, res) => sendHtml(res, '', `<h1>Noon</h1>${TEXT}${PICTURES}`),
     }),
 });
 
@@ -132,5 +144,16 @@ describe('blurred previews', () => {
     const site = env.server.url;
     expect(doc.markdown).toContain(`![Before](${site}/before/slip.jpg)![After](${site}/after/slip.jpg)`);
     expect(doc.images).toEqual(expect.arrayContaining([`${site}/w/200/gull.jpg`, `${site}/w/400/gull.jpg`]));
+  });
+});
+
+describe('a <picture> whose <img> has no source', () => {
+  it("shows the largest candidate of the <source> a browser shows; an unfilled source's # shows nothing", async () => {
+    const url = `${env.server.url}/harbour/noon`;
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown', 'images'], maxAge: 0 }));
+    expect(doc.markdown).toContain(`![Boats in the harbour](${env.server.url}/v2/fit:1400/boat.jpeg)`);
+    expect(doc.markdown).not.toContain('crop/boat-400.jpg');
+    expect(doc.markdown).not.toContain('A card, front](');
+    expect(doc.images).toEqual(expect.arrayContaining([`${env.server.url}/v2/fit:1400/boat.webp`]));
   });
 });

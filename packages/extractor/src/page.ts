@@ -15,6 +15,7 @@ import { dropOrphanPunctuation } from './clean/orphan-punctuation.js';
 import { findMainContent } from './content/index.js';
 import { canonicalOf } from './dom/canonical.js';
 import { standInNoscriptImages } from './dom/noscript-images.js';
+import { fillPictureImages } from './dom/picture-sources.js';
 import { dropPreviewImages } from './dom/preview-images.js';
 import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
@@ -115,6 +116,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   if (formats.attributes?.length) out.attributes = extractAttributes(document, formats.attributes, out.warnings);
   if (!formats.markdown && !formats.html && !formats.links && !formats.images) return;
   standInNoscriptImages(document);
+  fillPictureImages(document);
   dropPreviewImages(document);
 
   const includeTags = options.includeTags?.filter((t) => t.trim() !== '') ?? [];
