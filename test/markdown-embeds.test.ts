@@ -28,13 +28,26 @@ const PAGE =
   '<video controls poster="/media/pier.jpg"><source src="/media/pier.mp4" type="video/mp4">Your browser…</video>' +
   '<audio controls title="Gulls at low tide"><source src="/media/gulls.ogg" type="audio/ogg"></audio>';
 
+/** A story beside a column of players whose fallback text (shown only where a player cannot play) outweighs it. */
+const CLIP = (i: number) =>
+  `<div class="clip"><video controls poster="/media/p${i}.jpg"><source src="/media/clip${i}.mp4" type="video/mp4">` +
+  `Your browser does not support the video tag. <a href="/media/clip${i}.mp4">Download clip ${i}</a> instead.` +
+  `</video><iframe src="https://player.example.org/embed/${i}">Your browser cannot show frames: watch clip ${i} on ` +
+  'the player site instead.</iframe></div>';
+const COLUMN =
+  `<div class="layout"><div class="story">${TEXT.repeat(4)}</div>` +
+  `<div class="clips">${Array.from({ length: 12 }, (_, i) => CLIP(i)).join('')}</div></div>`;
+
 let site: FixtureServer;
 let stack: ServeStack;
 let fc: Firecrawl;
 let cwd: string;
 
 beforeAll(async () => {
-  site = await startRouteSite({ '/harbour': (_req, res) => sendPage(res, 'The harbour', PAGE) });
+  site = await startRouteSite({
+    '/harbour': (_req, res) => sendPage(res, 'The harbour', PAGE),
+    '/clips': (_req, res) => sendPage(res, 'The clips', COLUMN),
+  });
   stack = await startServeStack({ server: { apiKeys: [KEY] } });
   fc = new Firecrawl({ apiKey: KEY, apiUrl: stack.server.url });
   cwd = mkdtempSync(join(tmpdir(), 'ck-embeds-'));
@@ -70,6 +83,17 @@ describe('markdownOptions.embeds', () => {
     for (const line of lines()) expect(own.has(line), line).toBe(true);
     // the links format stays v2's (anchors only)
     expect(on.data.links).toEqual(plain.data.links);
+  });
+
+  it('leaves the main content where it is: a fallback text of players no format shows does not count', async () => {
+    const url = `${site.url}/clips`;
+    const off = ok(await stack.ck.scrape({ url, formats: ['markdown', 'images'], maxAge: 0 }));
+    const on = ok(
+      await stack.ck.scrape({ url, formats: ['markdown', 'images'], maxAge: 0, markdownOptions: { embeds: true } }),
+    );
+    expect(off.data.markdown).toContain('The harbour master walks the wall');
+    expect(on.data.markdown).toBe(off.data.markdown);
+    expect(on.data.images).toEqual(off.data.images);
   });
 
   it('answers a bad value with the v2 error shape naming the field', async () => {

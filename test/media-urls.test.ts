@@ -44,12 +44,45 @@ const PLACEHOLDERS =
   '<img class="lazy" src="/img/blank.gif" data-src="/photos/tide.jpg" srcset="/photos/tide-2x.jpg 2x" alt="Tide">' +
   '<img src="/photos/rope.jpg" data-src="/photos/rope-small.jpg" alt="Rope">';
 
+/**
+ * Progressive loaders' previews: Medium's blurred `max/60` under its noscript copy, its older `progressiveMedia`
+ * thumbnail under a `data-src` image; beside them what stays: a rating's identical stars, a before/after pair of one
+ * file name in two folders, a gallery's linked thumbnails of one file at two sizes.
+ */
+const PREVIEWS =
+  '<div class="frame"><div><img alt="" src="https://miro.example/max/60/1*boat.jpeg?q=20" width="700"></div>' +
+  '<img alt="" width="700"><noscript><img alt="" src="https://miro.example/max/1400/1*boat.jpeg" ' +
+  'srcset="https://miro.example/max/552/1*boat.jpeg 276w, https://miro.example/max/1400/1*boat.jpeg 700w">' +
+  '</noscript></div>' +
+  '<p>The nets.</p><div class="progressiveMedia"><img src="https://cdn.example/freeze/max/60/1*net.jpeg?q=20" ' +
+  'alt="Nets"><canvas></canvas><img class="progressiveMedia-image" data-src="https://cdn.example/max/800/1*net.jpeg">' +
+  '<noscript><img src="https://cdn.example/max/800/1*net.jpeg"></noscript></div>' +
+  '<p>The rating.</p><span class="stars"><img src="/icons/star.svg" alt="star"><img src="/icons/star.svg" alt="star">' +
+  '<img src="/icons/star.svg" alt="star"></span>' +
+  '<p>The slipway.</p><div class="compare"><img src="/before/slip.jpg" alt="Before"><img src="/after/slip.jpg" ' +
+  'alt="After"></div>' +
+  '<p>The gallery.</p><div class="gallery"><a href="/g/1"><img src="/w/200/gull.jpg" alt="Gull"></a>' +
+  '<a href="/g/2"><img src="/w/400/gull.jpg" alt="Gull again"></a></div>';
+
+/**
+ * `<picture>`s whose `<img>` has no source (Medium since 2022): a webp and a plain `<source>`, an art-directed
+ * narrow crop; and one whose sources a script has not filled yet (`#, # 2x`), which shows nothing.
+ */
+const PICTURES =
+  '<picture><source media="(max-width: 500px)" srcset="/crop/boat-400.jpg 400w">' +
+  '<source type="image/webp" srcset="/v2/fit:640/boat.webp 640w, /v2/fit:1400/boat.webp 1400w">' +
+  '<source srcset="/v2/fit:640/boat.jpeg 640w, /v2/fit:1400/boat.jpeg 1400w">' +
+  '<img alt="Boats in the harbour" width="700" height="467" loading="lazy"></picture>' +
+  '<p>The card.</p><picture><source srcset="#, # 2x"><img alt="A card, front"></picture>';
+
 const env = useFixtureEngine({
   server: () =>
     startRouteSite({
       '/harbour/dawn': (_req, res) => sendHtml(res, '<base href="/media/">', `<h1>Dawn</h1>${TEXT}${PICTURE}`),
       '/harbour/day': (_req, res) => sendHtml(res, '', `<h1>Day</h1>${TEXT}${NOSCRIPTS}`),
       '/harbour/night': (_req, res) => sendHtml(res, '', `<h1>Night</h1>${TEXT}${PLACEHOLDERS}`),
+      '/harbour/dusk': (_req, res) => sendHtml(res, '', `<h1>Dusk</h1>${TEXT}${PREVIEWS}`),
+      '/harbour/noon': (_req, res) => sendHtml(res, '', `<h1>Noon</h1>${TEXT}${PICTURES}`),
     }),
 });
 
@@ -110,5 +143,32 @@ describe('a placeholder file in src', () => {
     expect(doc.images).toEqual(expect.arrayContaining([photo('pier.jpg'), photo('gulls.jpg'), photo('rope.jpg')]));
     expect(doc.markdown).not.toMatch(/grey\.gif|placeholder\.png|blank\.gif/);
     expect(doc.images!.join('\n')).not.toMatch(/grey\.gif|placeholder\.png/);
+  });
+});
+
+describe('blurred previews', () => {
+  it('give way to the image of the same file they stand under; repeats, pairs and gallery items stay', async () => {
+    const url = `${env.server.url}/harbour/dusk`;
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown', 'images'], maxAge: 0 }));
+    expect(doc.markdown).toContain('![](https://miro.example/max/1400/1*boat.jpeg)');
+    // the preview's alt goes to the image, which has none
+    expect(doc.markdown).toContain('![Nets](https://cdn.example/max/800/1*net.jpeg)');
+    expect(doc.markdown).not.toMatch(/max\/60/);
+    expect(doc.images!.join('\n')).not.toMatch(/max\/60/);
+    expect(doc.markdown!.match(/!\[star\]/g)).toHaveLength(3);
+    const site = env.server.url;
+    expect(doc.markdown).toContain(`![Before](${site}/before/slip.jpg)![After](${site}/after/slip.jpg)`);
+    expect(doc.images).toEqual(expect.arrayContaining([`${site}/w/200/gull.jpg`, `${site}/w/400/gull.jpg`]));
+  });
+});
+
+describe('a <picture> whose <img> has no source', () => {
+  it("shows the largest candidate of the <source> a browser shows; an unfilled source's # shows nothing", async () => {
+    const url = `${env.server.url}/harbour/noon`;
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown', 'images'], maxAge: 0 }));
+    expect(doc.markdown).toContain(`![Boats in the harbour](${env.server.url}/v2/fit:1400/boat.jpeg)`);
+    expect(doc.markdown).not.toContain('crop/boat-400.jpg');
+    expect(doc.markdown).not.toContain('A card, front](');
+    expect(doc.images).toEqual(expect.arrayContaining([`${env.server.url}/v2/fit:1400/boat.webp`]));
   });
 });

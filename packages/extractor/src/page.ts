@@ -11,9 +11,12 @@ import {
   selectIncluded,
 } from './clean/transform.js';
 import { removeBoilerplate } from './clean/boilerplate.js';
+import { dropOrphanPunctuation } from './clean/orphan-punctuation.js';
 import { findMainContent } from './content/index.js';
 import { canonicalOf } from './dom/canonical.js';
 import { standInNoscriptImages } from './dom/noscript-images.js';
+import { fillPictureImages } from './dom/picture-sources.js';
+import { dropPreviewImages } from './dom/preview-images.js';
 import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';
@@ -113,6 +116,8 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   if (formats.attributes?.length) out.attributes = extractAttributes(document, formats.attributes, out.warnings);
   if (!formats.markdown && !formats.html && !formats.links && !formats.images) return;
   standInNoscriptImages(document);
+  fillPictureImages(document);
+  dropPreviewImages(document);
 
   const includeTags = options.includeTags?.filter((t) => t.trim() !== '') ?? [];
   if (includeTags.length) {
@@ -131,6 +136,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   }
   const excludeAfter = excludesBeforeMain(includeTags, onlyMainContent) ? undefined : options.excludeTags;
   removeUnwanted(document, excludeAfter, out.warnings);
+  dropOrphanPunctuation(document);
   const collect = {
     links: !!formats.links,
     images: !!formats.images,

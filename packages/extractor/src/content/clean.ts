@@ -10,6 +10,7 @@ import { findAuthorCards } from './author-cards.js';
 import { dropDealRails } from './deal-rails.js';
 import { isFigureButton } from './figure-buttons.js';
 import { furnitureRule, isShareIcons, MAX_PROMPT } from './furniture.js';
+import { isInfoIcon } from './info-icons.js';
 import { isItemForm } from './item-forms.js';
 import type { DeclaredKind } from './kind.js';
 import { LINK_LISTS_MAX_SHARE, LinkCounts, isLinkList } from './link-lists.js';
@@ -85,6 +86,10 @@ export function cleanContainer(
     const el = stack.pop()!;
     const m = measures.get(el);
     if (!m) continue;
+    if (isInfoIcon(el, m) && !ruleOff('info-icon')) {
+      doomed.drop(el, 'info-icon');
+      continue;
+    }
     if (m.text === 0) {
       // empty wrappers and images stay; empty forms, buttons (but a lightbox's figure) and rows of share icons go
       if (el.name === 'form' || (el.name === 'button' && !isFigureButton(el)) || isShareIcons(el))

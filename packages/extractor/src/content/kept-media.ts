@@ -1,5 +1,5 @@
 // Media elements the main content keeps for the `images` format, though they hold no text.
-import { isTag, type Element } from 'domhandler';
+import { isTag, type AnyNode, type Element } from 'domhandler';
 
 import { isEmbed } from '../dom/embeds.js';
 
@@ -21,4 +21,15 @@ export function keptForImages(el: Element): boolean {
 export function keptForEmbeds(el: Element): boolean {
   if (isEmbed(el.name, el.attribs)) return true;
   return el.name === 'source' && !!el.parent && isTag(el.parent) && /^(video|audio)$/.test(el.parent.name);
+}
+
+/**
+ * What an embed kept under `markdownOptions.embeds` holds that no format reads: the fallback a browser shows only
+ * when it cannot frame or play ("Your browser does not support the video tag", a download link) and `<track>`s. The
+ * converter writes the embed from its `src` and `<source>`s alone; measured, the fallback text would pull the main
+ * content toward a column of players that the option does not show, so the option would change which block is the
+ * main content.
+ */
+export function unreadInEmbed(embed: Element): AnyNode[] {
+  return embed.children.filter((c) => !isTag(c) || c.name !== 'source');
 }

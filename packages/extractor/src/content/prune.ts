@@ -3,11 +3,12 @@
 import { type Comment, type Document, isCDATA, isComment, isDirective, isTag, isText } from 'domhandler';
 import type { AnyNode, Element, ParentNode } from 'domhandler';
 
+import { isEmbed } from '../dom/embeds.js';
 import { parseHtml } from '../dom/parse.js';
 import { detachAll, relink } from '../dom/walk.js';
 import { isHidden } from './hidden.js';
 import { hiddenPageContent, trimmedLength } from './hidden-page.js';
-import { keptForEmbeds, keptForImages } from './kept-media.js';
+import { keptForEmbeds, keptForImages, unreadInEmbed } from './kept-media.js';
 import { isStateData } from './state-data.js';
 import { DROP_TAGS, keptForMarkdown } from './tags.js';
 import { ruleOff, type Trace } from './trace.js';
@@ -104,6 +105,7 @@ export function prune(root: ParentNode, trace?: Trace, reveal = true, embeds = f
     }
     // a video kept for its poster: its sources, tracks and fallback text are no content
     if (el.name === 'video' && !embeds) doomed.push(...el.children);
+    else if (embeds && isEmbed(el.name, el.attribs)) doomed.push(...unreadInEmbed(el));
     else for (const c of el.children) stack.push(c);
   }
   const shown = reveal && hidden.length && !ruleOff('hidden-page') ? hiddenPageContent(hidden, visible) : null;

@@ -107,6 +107,7 @@ export const DROP_RULES = {
     says: 'a page control: Hide/Show toggle, "Skip to", "Back to top", "Edit this page", "Add to Wish List" going nowhere',
   },
   'phone-cta': { module: 'phone-links.ts', says: 'a phone call to action (a tel: link standing alone)' },
+  'info-icon': { module: 'info-icons.ts', says: 'an info icon in the text: a "?" or "ⓘ" that opens a tooltip' },
   'link-list': {
     module: 'link-lists.ts',
     says: 'a list of short links that is a small part of the container (table of contents, tag cloud)',

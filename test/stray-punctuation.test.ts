@@ -1,0 +1,53 @@
+/**
+ * What a dropped call to action or info icon leaves in a sentence, through `scrape()` (HTTP engine): no "?." after a
+ * question whose button went, no " ." after a word whose tooltip icon went, whichever pass dropped it (the main
+ * content's rules, the button rule, `excludeTags`). Punctuation nothing was dropped beside stays as written.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
+import { sendPage, startRouteSite } from './helpers/route-site.ts';
+import { data } from './helpers/scrape.ts';
+
+const STORY =
+  '<p>The harbour at dawn, before the boats go out, and the nets drying on the wall by the steps of the quay.</p>' +
+  '<p>By noon the fleet is back, the catch is weighed and the gulls take what the crews leave on the stones.</p>';
+
+const CARD =
+  `${STORY}<p>Ready to sail with the fleet? <a class="btn btn-primary" href="/join">Join the crew</a>.</p>` +
+  '<p>The annual fee is $95<a href="#" data-toggle="tooltip" title="Paid each spring">?</a>. It covers the berth ' +
+  'and the harbour dues<span class="styles_tooltip__Oq0JW">ⓘ</span>, the winter storage and the crane.</p>' +
+  '<p>Questions? <button class="cta">Ask us</button>. We answer within a day.</p>' +
+  '<p>What is the fee for? <b>?</b>. Is it dear, e.g., for a dinghy? <em>?!</em></p>' +
+  '<pre><code>fee?<span class="promo">x</span>.total</code></pre>';
+
+const env = useFixtureEngine({
+  server: () => startRouteSite({ '/fees': (_req, res) => sendPage(res, 'Fees', CARD) }),
+});
+
+describe('punctuation left by a dropped element', () => {
+  it('goes with the call to action, the button and the info icon it closed', async () => {
+    const url = `${env.server.url}/fees`;
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown'], maxAge: 0 }));
+    expect(doc.markdown).toContain('Ready to sail with the fleet?\n');
+    expect(doc.markdown).toContain('The annual fee is $95. It covers the berth and the harbour dues, the winter');
+    expect(doc.markdown).toContain('Questions? We answer within a day.');
+    // a "?" no tooltip marks, and punctuation beside which nothing was dropped, stay as the page wrote them
+    expect(doc.markdown).toContain('What is the fee for? **?**. Is it dear, e.g., for a dinghy? *?!*');
+    expect(doc.markdown).not.toMatch(/\?\.|[?!] \.| \./);
+  });
+
+  it('goes with what excludeTags removed, in the whole page too; code keeps every character', async () => {
+    const url = `${env.server.url}/fees`;
+    const body = {
+      url,
+      formats: ['markdown' as const],
+      maxAge: 0,
+      onlyMainContent: false,
+      excludeTags: ['.btn', '.promo'],
+    };
+    const doc = data(await env.ck.scrape(body));
+    expect(doc.markdown).toContain('Ready to sail with the fleet?\n');
+    expect(doc.markdown).toContain('fee?.total');
+  });
+});
