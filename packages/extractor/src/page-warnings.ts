@@ -39,8 +39,8 @@ export function pageWarning(code: PageWarningCode): PageWarning {
   return { code, message: PAGE_WARNINGS[code] };
 }
 
-/** The text a document's `warning` says for `warning`. */
-export function warningText(warning: ExtractionWarning): string {
+/** The text a document's `warning` says for `warning` (any coded warning: its `message`). */
+export function warningText(warning: string | { readonly message: string }): string {
   return typeof warning === 'string' ? warning : warning.message;
 }
 
