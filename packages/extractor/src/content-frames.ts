@@ -53,11 +53,19 @@ export function shownFrameUrls(document: Document, pageUrl: string, encoding?: s
   return urls;
 }
 
-/** The number of words of a markdown text, up to one past `FRAMED_PAGE_MAX_WORDS` (link and image URLs not counted). */
+/** A link's or image's target (`](…)`), which is no word of the text, or a word. */
+const TARGET_OR_WORD = /\]\([^)]*\)|[\p{L}\p{N}]+/gu;
+
+/**
+ * The number of words of a markdown text, up to one past `FRAMED_PAGE_MAX_WORDS` (link and image URLs not counted):
+ * read from its start and stopped there, so a long page costs its first words only.
+ */
 export function wordCount(markdown: string): number {
   let n = 0;
-  const text = markdown.replace(/\]\([^)]*\)/g, ']');
-  for (const _ of text.matchAll(/[\p{L}\p{N}]+/gu)) if (++n > FRAMED_PAGE_MAX_WORDS) break;
+  for (const [match] of markdown.matchAll(TARGET_OR_WORD)) {
+    if (match.startsWith('](')) continue;
+    if (++n > FRAMED_PAGE_MAX_WORDS) break;
+  }
   return n;
 }
 
