@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ok } from './helpers/crawl-site-run.ts';
 import { useFixtureEngine } from './helpers/fixture-engine.ts';
+import { expectInOrder } from './helpers/in-order.ts';
 import { sendPage, startRouteSite } from './helpers/route-site.ts';
 
 const KEY = 'fc-0123456789abcdef0123456789abcdef';
@@ -107,7 +108,8 @@ describe('the jobPosting format', () => {
       hiringOrganization: { name: 'Globex' },
       jobLocation: [{ addressLocality: 'Lyon', addressCountry: 'FR' }],
     });
-    expect(page.data.markdown).toContain('Report on sales.');
+    // Before: 'Report on sales.' alone, the main content narrowed to the posting's itemprop="description".
+    expectInOrder(page.data.markdown!, ['## Data Analyst', 'PART_TIME', 'Globex', 'Lyon, FR', 'Report on sales.']);
   });
 
   it('is left out of a page that declares none, with a warning', async () => {

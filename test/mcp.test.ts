@@ -13,7 +13,7 @@ import { startServer } from '@crawlkit/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Crawlkit } from 'crawlkit';
+import { Crawlkit, NAMED_FORMATS } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
@@ -53,6 +53,14 @@ beforeAll(async () => {
           '<html><body><main><h1>Notes</h1><p>An <u>underlined</u> word, long enough to be kept.</p>' +
             '<figure><img src="/plot.png" alt="Plot"><figcaption>Fig. 1: the plot.</figcaption></figure>' +
             '<iframe src="https://player.example.org/v/7" title="The plot, animated"></iframe></main></body></html>',
+        );
+      },
+      '/job.html': (_req, res) => {
+        res.setHeader('content-type', 'text/html');
+        res.end(
+          '<html><head><script type="application/ld+json">' +
+            JSON.stringify({ '@type': 'JobPosting', title: 'Support Engineer', datePosted: '2026-11-30' }) +
+            '</script></head><body><main><h1>Support Engineer</h1><p>Answer users of the docs.</p></main></body></html>',
         );
       },
     },
@@ -110,6 +118,20 @@ describe('crawlkit mcp over stdio', () => {
       expect.arrayContaining(['query', 'limit', 'tbs', 'includeDomains', 'excludeDomains', 'sources', 'scrapeOptions']),
     );
     expect(search.inputSchema.required).toEqual(['query']);
+  });
+
+  it("offers every format scrape() takes by name, crawlkit's own product and jobPosting among them", async () => {
+    const { tools } = await client.listTools();
+    const scrape = tools.find((t) => t.name === 'firecrawl_scrape')!;
+    const [formats] = (scrape.inputSchema.properties?.['formats'] as { anyOf: { items: { enum: string[] } }[] }).anyOf;
+    // Before: a copy of firecrawl-mcp's list, without product and jobPosting.
+    expect(formats!.items.enum).toEqual([...NAMED_FORMATS, 'query']);
+    expect(formats!.items.enum).toEqual(expect.arrayContaining(['markdown', 'json', 'product', 'jobPosting', 'query']));
+    const job = await call(client, 'firecrawl_scrape', { url: `${site.url}/job.html`, formats: ['jobPosting'] });
+    expect(job.json.data.jobPosting).toEqual({ title: 'Support Engineer', datePosted: '2026-11-30' });
+    const none = await call(client, 'firecrawl_scrape', { url: `${site.url}/job.html`, formats: ['product'] });
+    expect(none.json.data).not.toHaveProperty('product');
+    expect(none.json.data.warning).toContain('No product was found on this page');
   });
 
   it('calls each tool: crawl, status, search, scrape, map, batch, batch status, credit usage', async () => {

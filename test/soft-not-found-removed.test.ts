@@ -20,7 +20,8 @@ const env = useFixtureEngine({
         sendPage(
           res,
           'Open roles',
-          '<ul><li><a href="/jobs/41">Backend</a></li><li><a href="/jobs/7">Design</a></li></ul>',
+          '<ul><li><a href="/jobs/41">Backend</a></li><li><a href="/jobs/7">Design</a></li>' +
+            '<li><a href="/jobs/12">Support</a></li></ul>',
         ),
       '/jobs/41': (_req, res) =>
         sendPage(
@@ -30,6 +31,10 @@ const env = useFixtureEngine({
             ? '<p>Berlin, full time.</p><p>This job is no longer available.</p>'
             : '<p>Berlin, full time.</p><p>Build our payments API in Go. Apply by March 3.</p>',
         ),
+      '/jobs/12': (_req, res) => {
+        if (closed) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+        sendPage(res, 'Support Engineer – Careers', '<p>Answer our users in three languages.</p>');
+      },
       '/jobs/7': (_req, res) => {
         if (closed) return void res.writeHead(301, { location: '/jobs' }).end();
         sendPage(res, 'Product Designer – Careers', '<p>Design the apply flow.</p>');
@@ -62,22 +67,33 @@ describe('a page gone by its own word', () => {
     expect(moved.warning).toContain(`The page redirected to ${env.server.url}/jobs`);
   });
 
-  it("reads removed in a crawl's change feed, and new when it is back", async () => {
+  it("reads removed in a crawl's change feed, and new when it is back; only a version of a page has a hash", async () => {
     const crawl = async () => {
       const started = ok(
         await env.ck.crawl({ url: `${env.server.url}/jobs`, tag: 'board', sitemap: 'skip', ignoreRobotsTxt: true }),
       );
       const status = ok(await env.ck.waitForJob(started.id));
       return Object.fromEntries(
-        status.data.map((d) => [new URL(d.metadata.sourceURL).pathname, d.metadata.crawlChange]),
+        status.data.map((d) => [
+          new URL(d.metadata.sourceURL).pathname,
+          { change: d.metadata.crawlChange, hashed: d.metadata.contentHash !== undefined },
+        ]),
       );
     };
     closed = false;
-    expect((await crawl())['/jobs/41']).toBe('new');
+    const first = await crawl();
+    expect(first['/jobs/41']).toEqual({ change: 'new', hashed: true });
+    expect(first['/jobs/12']).toEqual({ change: 'new', hashed: true });
     closed = true;
+    const second = await crawl();
     // Before: changed.
-    expect((await crawl())['/jobs/41']).toBe('removed');
+    expect(second['/jobs/41']).toEqual({ change: 'removed', hashed: false });
+    // Before: a 404 carried the hash of its error page, where the soft 404 had none.
+    expect(second['/jobs/12']).toEqual({ change: 'removed', hashed: false });
+    expect(second['/jobs']).toEqual({ change: 'same', hashed: true });
     closed = false;
-    expect((await crawl())['/jobs/41']).toBe('new');
+    const third = await crawl();
+    expect(third['/jobs/41']).toEqual({ change: 'new', hashed: true });
+    expect(third['/jobs/12']).toEqual({ change: 'new', hashed: true });
   });
 });

@@ -59,6 +59,7 @@ export type {
   WebhookInput,
 } from './v2/jobs.js';
 export type { FormatInput, Format, FormatType } from './v2/formats.js';
+export { NAMED_FORMATS } from './v2/formats.js';
 export type { Action, Action as ActionInput } from '@crawlkit/actions';
 export type {
   Document,

@@ -11,6 +11,12 @@ export const PAGE_WARNINGS = {
   /** The main content came out empty and the whole page is returned as it is. */
   EMPTY_MAIN_CONTENT:
     'The main content of this page came out empty: the whole page is returned (set onlyMainContent to false to always get it).',
+  /**
+   * The page has little text of its own and shows a frame: its content is likely the frame's document, which a scrape
+   * does not fetch. The frames' URLs follow the text (`frameWarning`).
+   */
+  CONTENT_IN_FRAME:
+    "This page has little text of its own and shows a frame (an <iframe>): its content is likely the frame's page, which a scrape does not fetch. Scrape the frame's URL to read it:",
 } as const;
 
 /** The code of a page warning. */
@@ -33,9 +39,14 @@ export function pageWarning(code: PageWarningCode): PageWarning {
   return { code, message: PAGE_WARNINGS[code] };
 }
 
-/** The text a document's `warning` says for `warning`. */
-export function warningText(warning: ExtractionWarning): string {
+/** The text a document's `warning` says for `warning` (any coded warning: its `message`). */
+export function warningText(warning: string | { readonly message: string }): string {
   return typeof warning === 'string' ? warning : warning.message;
+}
+
+/** `CONTENT_IN_FRAME`'s warning, naming `frames` (already written as a list: `namedFrames`). */
+export function frameWarning(frames: string): PageWarning {
+  return { code: 'CONTENT_IN_FRAME', message: `${PAGE_WARNINGS.CONTENT_IN_FRAME} ${frames}` };
 }
 
 /** Whether `warning` is the page warning of `code`. */

@@ -21,7 +21,8 @@ import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';
 import { extractMetadata, type PageMetadata } from './metadata.js';
-import { isPageWarning, pageWarning, type ExtractionWarning } from './page-warnings.js';
+import { contentFrames, namedFrames } from './content-frames.js';
+import { frameWarning, isPageWarning, pageWarning, type ExtractionWarning } from './page-warnings.js';
 
 export { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING } from './page-warnings.js';
 
@@ -161,35 +162,42 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
 /**
  * Turns a page's raw HTML into the requested outputs from one parse: cleaned html, markdown, links, images and
  * metadata (reference §9–§10). With `onlyMainContent`, a page without a main-content candidate, or whose main content
- * is empty, comes back whole, with a warning that says so (the last resort: a short article is still an article).
+ * is empty, comes back whole, with a warning that says so (the last resort: a short article is still an article). A
+ * page whose markdown is (nearly) empty while it shows a frame gets a warning naming the frame's URL to scrape.
  */
 export function extractPage(rawHtml: string, options: ExtractPageOptions): ExtractedPage {
   const out: ExtractedPage = { warnings: [] };
   const onlyMainContent = options.onlyMainContent ?? true;
   content(rawHtml, options, onlyMainContent, out);
   if (onlyMainContent && options.formats.markdown && out.markdown?.trim() === '' && rawHtml.trim() !== '') {
-    // The raw page is parsed again rather than kept: main-content extraction mutates its tree, so keeping it would
-    // mean cloning every page's tree (measured on WCXB dev: a clone costs about 30% of a parse) to save one parse on
-    // the pages whose main content comes out empty (1 in 499).
-    const retry: ExtractedPage = { warnings: [] };
-    content(
-      rawHtml,
-      { ...options, formats: { ...options.formats, metadata: false, discoveryLinks: false, attributes: [] } },
-      false,
-      retry,
-    );
-    // A page with no text at all has nothing more to give: it stays empty, without a warning about main content.
-    if (!retry.markdown?.trim()) {
-      out.warnings = out.warnings.filter((w) => !isPageWarning(w, 'NO_MAIN_CONTENT'));
-      return out;
-    }
-    out.markdown = retry.markdown;
-    out.warnings = out.warnings.filter((w) => !isPageWarning(w, 'NO_MAIN_CONTENT'));
-    out.warnings.push(pageWarning('EMPTY_MAIN_CONTENT'));
-    if (retry.html !== undefined) out.html = retry.html;
-    if (retry.links !== undefined) out.links = retry.links;
-    if (retry.images !== undefined) out.images = retry.images;
-    out.warnings.push(...retry.warnings);
+    wholePageInstead(rawHtml, options, out);
+  }
+  if (out.markdown !== undefined) {
+    const frames = contentFrames(rawHtml, out.markdown, options.url, options.encoding);
+    if (frames.length) out.warnings.push(frameWarning(namedFrames(frames)));
   }
   return out;
+}
+
+/** The whole page's outputs in `out`, for a page whose main content came out empty (with the warning that says so). */
+function wholePageInstead(rawHtml: string, options: ExtractPageOptions, out: ExtractedPage): void {
+  // The raw page is parsed again rather than kept: main-content extraction mutates its tree, so keeping it would
+  // mean cloning every page's tree (measured on WCXB dev: a clone costs about 30% of a parse) to save one parse on
+  // the pages whose main content comes out empty (1 in 499).
+  const retry: ExtractedPage = { warnings: [] };
+  content(
+    rawHtml,
+    { ...options, formats: { ...options.formats, metadata: false, discoveryLinks: false, attributes: [] } },
+    false,
+    retry,
+  );
+  out.warnings = out.warnings.filter((w) => !isPageWarning(w, 'NO_MAIN_CONTENT'));
+  // A page with no text at all has nothing more to give: it stays empty, without a warning about main content.
+  if (!retry.markdown?.trim()) return;
+  out.markdown = retry.markdown;
+  out.warnings.push(pageWarning('EMPTY_MAIN_CONTENT'));
+  if (retry.html !== undefined) out.html = retry.html;
+  if (retry.links !== undefined) out.links = retry.links;
+  if (retry.images !== undefined) out.images = retry.images;
+  out.warnings.push(...retry.warnings);
 }

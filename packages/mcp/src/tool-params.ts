@@ -4,21 +4,14 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 
+import { NAMED_FORMATS, type FormatType } from 'crawlkit';
 import { z } from 'zod';
 
-const FORMATS = [
-  'markdown',
-  'html',
-  'rawHtml',
-  'screenshot',
-  'links',
-  'images',
-  'summary',
-  'changeTracking',
-  'branding',
-  'json',
-  'query',
-] as const;
+/**
+ * Every format `scrape()` takes by name (crawlkit's own list, so that a new format is offered here too), and `query`,
+ * which `queryOptions` builds.
+ */
+const FORMATS: readonly FormatType[] = [...NAMED_FORMATS, 'query'];
 
 /**
  * `shape` with each optional field taking `null` too, read as absent (`withoutNulls`): hosts that give a model tool
@@ -78,7 +71,13 @@ const scrapeFields = {
   formats: z
     .array(z.enum(FORMATS))
     .optional()
-    .describe(byDefault('What to return; json takes jsonOptions, query takes queryOptions.', ['markdown'])),
+    .describe(
+      byDefault(
+        'What to return; json takes jsonOptions, query takes queryOptions; product and jobPosting read what a shop ' +
+          'or job page declares in its structured data (no model).',
+        ['markdown'],
+      ),
+    ),
   jsonOptions: z.object({ prompt: z.string().optional(), schema: z.record(z.string(), z.any()).optional() }).optional(),
   queryOptions: z
     .object({ prompt: z.string().max(10_000), mode: z.enum(['directQuote', 'freeform']).optional() })

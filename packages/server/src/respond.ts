@@ -1,6 +1,8 @@
 import { httpStatusOf, unrecognizedKeysSentence, type CrawlkitErrorCode, type ErrorResponse } from 'crawlkit';
 import type { FastifyReply } from 'fastify';
 
+import { answerInServerWords } from './operator-options.js';
+
 function isErrorResponse(value: object): value is ErrorResponse {
   return (value as { success?: unknown }).success === false;
 }
@@ -66,11 +68,12 @@ export function errorCodeOf(reply: FastifyReply): string | undefined {
 
 /**
  * Sends a v2 answer: an error with the HTTP status of its code (crawlkit's `ERROR_CODES`, the one table), in
- * upstream's shape, anything else with 200.
+ * upstream's shape, anything else with 200; the engine options its messages name told as the server's.
  */
 export function send(reply: FastifyReply, result: object): FastifyReply {
-  if (!isErrorResponse(result)) return reply.code(200).send(result);
-  return sendError(reply, httpStatusOf(result.code), result.code, inVersionWords(reply, upstreamShape(result)));
+  const answer = answerInServerWords(result);
+  if (!isErrorResponse(answer)) return reply.code(200).send(answer);
+  return sendError(reply, httpStatusOf(answer.code), answer.code, inVersionWords(reply, upstreamShape(answer)));
 }
 
 /** A v1 route's 400 for an unknown key names the v1 documentation, as upstream's v1 API does. */

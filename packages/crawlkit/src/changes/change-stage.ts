@@ -54,15 +54,15 @@ export function changeFeedStage(store: Store, job: JobRecord, task: Task): Scrap
       if (!document || !extraction) return;
       const baseline = await baselineOf(store, job, feed.lineage);
       const hash = state.contentHash ?? mainContentHash(extraction.markdown ?? '');
-      // A page that says it is gone is not a version of the page: it has no hash, so the run does not keep it (as a
-      // 404's), and the page back reads `new`.
-      if (!state.softNotFound) document.metadata.contentHash = hash;
       const { sourceURL, url } = document.metadata;
       const key = feed.pageKey(task.key, sourceURL, url);
       const change = pageChange(baseline, key, hash, document.metadata.statusCode, state.softNotFound);
       // The page as fetched is the one its change tracking kept last, with the same options: a new hash is the
       // extractor's (an upgrade), not the page's.
       if (change) document.metadata.crawlChange = change === 'changed' && state.sourceUnchanged ? 'same' : change;
+      // Only a version of the page has a hash (`new`, `changed`, `same`): a page gone (404, 410, a soft 404) or an
+      // error answer is none, so the run does not keep it, and the page back reads `new`.
+      if (change !== undefined && change !== 'removed') document.metadata.contentHash = hash;
     },
   };
 }

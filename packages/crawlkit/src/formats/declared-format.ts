@@ -1,6 +1,9 @@
 /**
  * A format read from what the page declares in its structured data, with no model (`product`, `jobPosting`): its
  * reader runs on the page's raw HTML, and a page that declares nothing of the kind gets the format's warning instead.
+ * Its field is then left out of the document, never `null`: v2's document declares every format's field optional
+ * (`json?`, `summary?`, `branding?`), and a format that cannot give its field (`json` under zero data retention,
+ * `branding` that could not be measured) leaves it out and says why in `warning`.
  */
 import { lazyModule } from '@crawlkit/options/lazy-module';
 import { z } from 'zod';

@@ -257,7 +257,7 @@ async function settleTask(
     const document = outcome.document;
     const status = document.metadata.statusCode;
     const attempts = outOfTime ?? (retried && asksRetryLater(status) ? attemptsOf(retried) : undefined);
-    if (attempts) document.warning = withAttempts(document.warning, status, attempts);
+    if (attempts) document.warning = withAttempts(outcome.warnings ?? [], status, attempts);
     await events.page(job, document, task.key);
     const serialized = JSON.stringify(document);
     const stored = await complete({

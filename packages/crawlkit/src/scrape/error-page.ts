@@ -5,6 +5,8 @@
  */
 import type { STATUS_CODES } from 'node:http';
 
+import { warningText, type ExtractionWarning } from '@crawlkit/extractor/page-warnings';
+
 /**
  * Node's reason phrases, read when an error answer is met: an ESM import of `node:http` reads every export, and its
  * lazy `WebSocket` loads the undici bundled in Node on every scrape's path (test/startup-modules).
@@ -27,11 +29,32 @@ export function errorPageNote(status: number, attempts?: string): string | undef
   return `${answered} to each of ${attempts}; the document is the server's error page, its last answer.`;
 }
 
-/** `warning` (a document's, which starts with `errorPageNote(status)`) with the note saying how many asks it took. */
-export function withAttempts(warning: string | undefined, status: number, attempts: string): string {
+/** An error answer's note among a document's warnings, by its code: a job finds it so to say how many asks it took. */
+export interface ErrorPageWarning {
+  readonly code: 'ERROR_PAGE';
+  readonly message: string;
+}
+
+/** One part of a document's `warning`: an extraction's (text, or a coded page warning), or an error answer's note. */
+export type DocumentWarning = ExtractionWarning | ErrorPageWarning;
+
+/** `errorPageNote(status)` as a coded warning; undefined below 400. */
+export function errorPageWarning(status: number): ErrorPageWarning | undefined {
+  const message = errorPageNote(status);
+  return message === undefined ? undefined : { code: 'ERROR_PAGE', message };
+}
+
+/** A document's `warning` from its parts, in order (undefined when there are none). */
+export function joinWarnings(parts: readonly DocumentWarning[]): string | undefined {
+  return parts.length ? parts.map(warningText).join(' ') : undefined;
+}
+
+/**
+ * A document's `warning` from its `parts`, its error answer's note (`ERROR_PAGE`, found by its code) saying how many
+ * asks had the answer; the note first when the parts had none.
+ */
+export function withAttempts(parts: readonly DocumentWarning[], status: number, attempts: string): string {
   const note = errorPageNote(status, attempts) ?? '';
-  const plain = errorPageNote(status);
-  if (warning === undefined || warning === '') return note;
-  const rest = plain !== undefined && warning.startsWith(plain) ? warning.slice(plain.length).trimStart() : warning;
-  return rest === '' ? note : `${note} ${rest}`;
+  const rest = parts.filter((part) => typeof part === 'string' || part.code !== 'ERROR_PAGE');
+  return joinWarnings(note === '' ? rest : [note, ...rest]) ?? '';
 }

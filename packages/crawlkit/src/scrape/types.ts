@@ -2,6 +2,7 @@
 import type { SearchText } from '@crawlkit/store';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
+import type { DocumentWarning } from './error-page.js';
 import type { StageEnd } from './scrape-state.js';
 
 /** What one scrape needs: the options plus the URL, already validated and defaulted. */
@@ -50,6 +51,8 @@ export type PageScrapeOutcome =
       search?: SearchText;
       /** The page's time this attempt took (`Deadline.usedMs`): a job that fetches it again counts it. */
       pageMs?: number;
+      /** The parts of `document.warning` in order, coded where they have a code (a job finds the error page's note). */
+      warnings?: readonly DocumentWarning[];
     }
   | {
       success: false;

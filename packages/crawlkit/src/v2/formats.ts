@@ -7,6 +7,15 @@ export const FORMAT_TYPES = FORMAT_MODULES.map<FormatType>((m) => m.type);
 
 type Modules = (typeof FORMAT_MODULES)[number];
 
+/**
+ * The formats a request may give by name alone (`'product'`, a string in `formats`): every format whose options are
+ * all optional, read off each format's own schema. What lists the formats a caller may name (crawlkit's MCP server)
+ * reads this, so that a new format is named there too.
+ */
+export const NAMED_FORMATS: readonly FormatType[] = FORMAT_MODULES.filter(
+  (m) => m.schema.safeParse({ type: m.type }).success,
+).map((m) => m.type);
+
 export type FormatType = Modules['type'];
 
 /** v1's format names that v2 writes another way (`/v1/` routes of `crawlkit serve` still take them), and how. */

@@ -55,7 +55,10 @@ export interface DocumentMetadata {
    * completed run (`new`, `changed`, `same`; `removed` for a page that now answers an error status).
    */
   crawlChange?: CrawlChange;
-  /** crawlkit's own, with `crawlChange`: SHA-256 of the page's main content as markdown, whitespace collapsed. */
+  /**
+   * crawlkit's own, with `crawlChange` `new`, `changed` or `same` (a version of the page; never on a page `removed` or
+   * answering an error): SHA-256 of the page's main content as markdown, whitespace collapsed.
+   */
   contentHash?: string;
   cachedAt?: string;
   scrapeId?: string;

@@ -328,11 +328,25 @@ const ITEM_BODY =
 /** Schema.org properties of an item's body text (microdata). */
 const ITEM_BODY_PROPS: ReadonlySet<string> = new Set(['articleBody', 'description']);
 
-/** Whether the element names itself the body of an article, a post or a product (microdata or its class/id). */
+/**
+ * Whether the element names itself the body of an article, a post or a product (microdata or its class/id). A job
+ * posting's `description` is not: the posting's title, employer, place and salary beside it are its text too.
+ */
 export function looksLikeItemBody(el: Element): boolean {
   const prop = el.attribs['itemprop'];
-  if (prop !== undefined && ITEM_BODY_PROPS.has(prop)) return true;
+  if (prop !== undefined && ITEM_BODY_PROPS.has(prop)) return !describesJobPosting(el);
   return namesMatch(el, ITEM_BODY);
+}
+
+/** A schema.org `JobPosting` item type (microdata's `itemtype`, `http` or `https`). */
+const JOB_POSTING_TYPE = /(?:^|\s)https?:\/\/schema\.org\/JobPosting(?:\s|$)/i;
+
+/** Whether the element's item (its nearest `itemscope` ancestor) is a `JobPosting`. */
+function describesJobPosting(el: Element): boolean {
+  for (let p = el.parent; p && isTag(p); p = p.parent) {
+    if (p.attribs['itemscope'] !== undefined) return JOB_POSTING_TYPE.test(p.attribs['itemtype'] ?? '');
+  }
+  return false;
 }
 
 /** Whether class or id name the element as content. */

@@ -1,9 +1,9 @@
-import { isPageWarning, warningText } from '@crawlkit/extractor/page-warnings';
+import { isPageWarning } from '@crawlkit/extractor/page-warnings';
 
 import { formatCredits } from '../../formats/registry.js';
 import type { Format } from '../../v2/formats.js';
 import type { ActionResults } from '../../v2/types.js';
-import { errorPageNote } from '../error-page.js';
+import { errorPageWarning, joinWarnings, type DocumentWarning } from '../error-page.js';
 import type { PageScrapeOutcome } from '../types.js';
 import type { ExtractedState } from '../scrape-state.js';
 
@@ -47,12 +47,13 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   const { document, extraction, page } = state;
   const actions = nonEmptyActions(page.actions);
   if (actions) document.actions = actions;
-  const errorPage = errorPageNote(page.status);
+  const errorPage = errorPageWarning(page.status);
   // an error page is seldom an article: after its status, "No main content was found" is noise
-  const notes = errorPage
+  const notes: readonly DocumentWarning[] = errorPage
     ? [errorPage, ...state.warnings.filter((w) => !isPageWarning(w, 'NO_MAIN_CONTENT'))]
     : state.warnings;
-  if (notes.length) document.warning = notes.map(warningText).join(' ');
+  const warning = joinWarnings(notes);
+  if (warning !== undefined) document.warning = warning;
   if (state.llmUsage) document.metadata.llmUsage = state.llmUsage;
   const credits = documentCredits({
     formats: state.request.formats,
@@ -63,6 +64,7 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   });
   document.metadata.creditsUsed = credits;
   const outcome: PageScrapeOutcome = { success: true, document, credits };
+  if (notes.length) outcome.warnings = notes;
   if (extraction.discoveredLinks) outcome.links = extraction.discoveredLinks;
   if (extraction.canonical) outcome.canonical = extraction.canonical;
   const retryAfter = page.headers['retry-after'];
