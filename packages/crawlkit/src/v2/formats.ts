@@ -25,13 +25,17 @@ const V1_FORMATS: Record<string, string> = {
   content: "'markdown'",
 };
 
+/** The formats that take options beside their `type` (an object form), read off each format's own schema. */
+const OPTIONED_FORMATS = FORMAT_MODULES.filter((m) => Object.keys(m.schema.shape).length > 1).map((m) => m.type);
+
 /** The unknown format's message: v1's names are told their v2 form, others the list. */
 function unknownFormat(input: unknown): string {
   const type = typeof input === 'object' && input !== null && 'type' in input ? input.type : undefined;
   if (typeof type === 'string' && Object.hasOwn(V1_FORMATS, type)) {
     return `Unknown format: '${type}' is a v1 format; in v2 write ${V1_FORMATS[type]}.`;
   }
-  return `Unknown format. Use one of: ${FORMAT_TYPES.join(', ')} (json, screenshot, changeTracking, attributes, question, highlights and query also take an object with options)`;
+  const optioned = `${OPTIONED_FORMATS.slice(0, -1).join(', ')} and ${OPTIONED_FORMATS.at(-1)}`;
+  return `Unknown format. Use one of: ${FORMAT_TYPES.join(', ')} (${optioned} also take an object with options)`;
 }
 
 const formatObject = z.discriminatedUnion(

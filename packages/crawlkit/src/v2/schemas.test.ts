@@ -77,6 +77,15 @@ describe('formats (items 3–6)', () => {
     expect(fail({ url: 'https://example.com', formats: ['extract'] }).error).toContain("in v2 write { type: 'json'");
     expect(fail({ url: 'https://example.com', formats: ['content'] }).error).toContain("in v2 write 'markdown'");
   });
+  it('lists every format with options in the unknown format message, read off the formats themselves', () => {
+    // Before: a hand-written list that lacked deterministicJson.
+    const error = fail({ url: 'https://example.com', formats: ['markdwon'] }).error;
+    expect(error).toContain('Unknown format. Use one of: markdown, html,');
+    expect(error).toContain(
+      '(attributes, screenshot, json, changeTracking, highlights, question, query and deterministicJson also take an ' +
+        'object with options)',
+    );
+  });
   it('requires markdown with changeTracking', () => {
     expect(fail({ url: 'https://example.com', formats: [{ type: 'changeTracking' }] }).error).toBe(
       'The changeTracking format requires the markdown format to be specified as well',
