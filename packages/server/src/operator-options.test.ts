@@ -23,6 +23,12 @@ describe("engine options in a server's answers", () => {
     expect(out.data[0]).toEqual({ ...doc, warning: expect.stringContaining('`crawlkit serve --extraction-budget`') });
     expect(out.data[1]).toBe(plain);
     expect(doc.warning).toBe('Raise `extractionBudgetMs` for pages this large.');
+    const search = { success: true, data: { web: [{ url: 'https://a.test/', ...doc }, plain], news: [] } };
+    const searched = answerInServerWords(search);
+    expect(searched.data.web[0]!.warning).toContain('`crawlkit serve --extraction-budget`');
+    expect(searched.data.web[1]).toBe(plain);
+    expect(searched.data.news).toBe(search.data.news);
+    expect(search.data.web[0]!.warning).toBe(doc.warning);
     const untouched = { success: true, data: { markdown: '# A' } };
     expect(answerInServerWords(untouched)).toBe(untouched);
   });

@@ -37,7 +37,8 @@ function withWarning<T extends { warning?: unknown }>(item: T): T {
 
 /**
  * A v2 answer as a client of the server reads it: its `error`, its `warning` and each of its documents' `warning` in
- * server words (`inServerWords`). Copied where it changes, never changed in place (a document may be the engine's).
+ * server words (`inServerWords`), a search's results' too. Copied where it changes, never changed in place (a
+ * document may be the engine's).
  */
 export function answerInServerWords<T extends object>(body: T): T {
   const answer = body as { error?: unknown; warning?: unknown; data?: unknown };
@@ -48,11 +49,23 @@ export function answerInServerWords<T extends object>(body: T): T {
   }
   const { data } = answer;
   if (Array.isArray(data)) {
-    const items = data.map((item: unknown) => (typeof item === 'object' && item !== null ? withWarning(item) : item));
-    if (items.some((item, i) => item !== data[i])) out = { ...out, data: items };
+    const items = eachWithWarning(data);
+    if (items !== data) out = { ...out, data: items };
   } else if (typeof data === 'object' && data !== null) {
-    const item = withWarning(data);
+    let item = withWarning(data);
+    // a search's results: `data.web`, `data.news`, `data.images`, each a list of scraped documents
+    for (const [key, value] of Object.entries(item)) {
+      if (!Array.isArray(value)) continue;
+      const items = eachWithWarning(value);
+      if (items !== value) item = { ...item, [key]: items };
+    }
     if (item !== data) out = { ...out, data: item };
   }
   return out as T;
+}
+
+/** `list` with each object's `warning` in server words: `list` itself when none changes. */
+function eachWithWarning(list: unknown[]): unknown[] {
+  const items = list.map((item) => (typeof item === 'object' && item !== null ? withWarning(item) : item));
+  return items.some((item, i) => item !== list[i]) ? items : list;
 }
