@@ -4,6 +4,7 @@
 import { isTag, type Element, type ParentNode } from 'domhandler';
 
 import { imageSrcset, lacksRealSource } from './lazy-images.js';
+import { parseSrcset } from './urls.js';
 import { elements } from './walk.js';
 
 /** Types every browser shows, or none named: the `<source>` a reader of any browser gets. */
@@ -11,7 +12,7 @@ const PLAIN_TYPE = /^(?:|image\/(?:jpeg|jpg|png|gif))$/i;
 
 /** Whether a `srcset` names an image: a candidate not `#` (Apple's `#, # 2x` until a script fills it) or `data:`. */
 function namesImage(srcset: string | undefined): boolean {
-  return !!srcset?.split(',').some((c) => /^(?!#|data:|blob:)\S/i.test(c.trim()));
+  return !!srcset && parseSrcset(srcset).some(({ url }) => !/^(?:#|data:|blob:)/i.test(url));
 }
 
 /**

@@ -5,6 +5,7 @@
 import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 import { imageSource, imageSrcset } from './lazy-images.js';
+import { parseSrcset } from './urls.js';
 import { detachAll, elements, hasText } from './walk.js';
 
 /** The most elements a frame may hold and still show one picture (Medium's holds 5 with its noscript copy). */
@@ -24,7 +25,8 @@ interface ImageFile {
 
 /** The host, directories and file name of the URL an `<img>` shows, when it names a file (`photo.jpeg`). */
 function fileOf(img: Element): ImageFile | undefined {
-  const url = imageSource(img.attribs) ?? imageSrcset(img.attribs)?.split(/[\s,]/)[0];
+  const srcset = imageSrcset(img.attribs);
+  const url = imageSource(img.attribs) ?? (srcset ? parseSrcset(srcset)[0]?.url : undefined);
   if (!url || /^(?:data|blob):/i.test(url)) return undefined;
   const match = /^(?:[a-z][\w+.-]*:)?(\/\/[^/?#]*)?([^?#]*)/i.exec(url.trim());
   const segments = (match?.[2] ?? '').split('/').filter((s) => s !== '');
