@@ -1,20 +1,38 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Lifecycle } from '../lifecycle.js';
 import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.js';
-import { searchableText, termCounts, type ColumnHits } from '../search/entry.js';
+import { searchableText, termCounts, type ColumnHits, type TermCounts } from '../search/entry.js';
 import { searchHost } from '../search/hosts.js';
 import { searchPostings, type EntryMeta, type Postings, type PostingSource } from '../search/postings.js';
 
 interface Entry {
   meta: EntryMeta;
   text: SearchText;
-  /** Each of its terms' positions, encoded (`search/positions.ts`). */
-  positions: Map<string, string>;
+  /** Each of its terms' positions, encoded (`search/positions.ts`); absent until the entry is indexed. */
+  positions?: Map<string, string>;
+  /** What names its text when the caller gave the text's digest: entries of one text share its terms. */
+  textKey?: string;
 }
 
-/** The search index in this process: postings in Maps, ranked by `searchPostings`. */
+/** How long a search indexes the entries waiting before it lets the event loop turn (at least one entry a turn). */
+const INDEX_SLICE_MS = 10;
+
+/**
+ * The search index in this process: postings in Maps, ranked by `searchPostings`. A text is indexed when the first
+ * search after it runs, not when it is put: a batch's pages are put on the thread that answers the caller, and
+ * splitting every page into terms there, as each arrived, halved a batch's pages a second and held the event loop
+ * for hundreds of milliseconds (the collector copying the young postings), for a search most runs never make. The
+ * SQLite store defers its full-text writes for the same reason (`search-backlog.ts`).
+ */
 export class MemorySearchIndex implements SearchIndex, PostingSource {
   readonly #life: Lifecycle;
   readonly #entries = new Map<string, Entry>();
+  /** Ids of the entries put and not indexed yet, in the order they came. */
+  readonly #waiting = new Set<string>();
+  /** The terms of each text more than one entry may hold (a page and the result of its scrape), by `textKey`. */
+  readonly #texts = new Map<string, { counts: TermCounts; entries: number }>();
+  /** The indexing a search started, which the searches meanwhile wait for too. */
+  #indexing: Promise<void> | undefined;
   readonly #postings = new Map<string, Map<string, ColumnHits>>();
   /** Entry ids of each job's results. */
   readonly #jobs = new Map<string, Set<string>>();
@@ -27,7 +45,15 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
   }
 
   search(query: SearchQuery): Promise<SearchHit[]> {
-    return this.#life.run(() => undefined).then(() => searchPostings(this, query));
+    return this.#life
+      .run(() => undefined)
+      .then(() => this.#indexWaiting())
+      .then(() => searchPostings(this, query));
+  }
+
+  /** How many entries wait to be indexed (the next search indexes them). */
+  get waiting(): number {
+    return this.#waiting.size;
   }
 
   count(): Promise<number> {
@@ -83,7 +109,7 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
       const postings = this.#postings.get(term);
       if (postings) hits.set(term, postings);
     }
-    return Promise.resolve({ hits, positions: (term, id) => this.#entries.get(id)?.positions.get(term) });
+    return Promise.resolve({ hits, positions: (term, id) => this.#entries.get(id)?.positions?.get(term) });
   }
 
   expand(prefix: string): Promise<string[]> {
@@ -119,18 +145,49 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
   }
 
   #add(meta: EntryMeta, text: SearchText): void {
-    const kept = searchableText(text);
-    const counts = termCounts(kept);
-    meta.length = counts.length;
-    this.#entries.set(meta.id, { meta, text: kept, positions: counts.positions });
+    const entry: Entry = { meta, text: searchableText(text) };
+    if (text.textDigest) entry.textKey = `${entry.text.title}\0${entry.text.description}\0${text.textDigest}`;
+    this.#entries.set(meta.id, entry);
+    this.#waiting.add(meta.id);
     let ids = this.#urls.get(meta.url);
     if (!ids) this.#urls.set(meta.url, (ids = new Set()));
     ids.add(meta.id);
+  }
+
+  /** Indexes the entries waiting, `INDEX_SLICE_MS` a turn; settles once none waits (those put meanwhile included). */
+  #indexWaiting(): Promise<void> {
+    if (this.#waiting.size === 0) return Promise.resolve();
+    this.#indexing ??= this.#indexAll().finally(() => (this.#indexing = undefined));
+    return this.#indexing;
+  }
+
+  async #indexAll(): Promise<void> {
+    for (;;) {
+      const started = performance.now();
+      // The Set's order, from its start: `#index` deletes each id as it goes.
+      for (const id of this.#waiting) {
+        this.#index(id);
+        if (performance.now() - started >= INDEX_SLICE_MS) break;
+      }
+      if (this.#waiting.size === 0) return;
+      await setImmediate();
+    }
+  }
+
+  #index(id: string): void {
+    this.#waiting.delete(id);
+    const entry = this.#entries.get(id)!;
+    const shared = entry.textKey === undefined ? undefined : this.#texts.get(entry.textKey);
+    const counts = shared?.counts ?? termCounts(entry.text);
+    if (shared) shared.entries++;
+    else if (entry.textKey !== undefined) this.#texts.set(entry.textKey, { counts, entries: 1 });
+    entry.meta.length = counts.length;
+    entry.positions = counts.positions;
     this.#length += counts.length;
     for (const [term, hits] of counts.terms) {
       let postings = this.#postings.get(term);
       if (!postings) this.#postings.set(term, (postings = new Map<string, ColumnHits>()));
-      postings.set(meta.id, hits);
+      postings.set(id, hits);
     }
   }
 
@@ -138,10 +195,14 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     const entry = this.#entries.get(id);
     if (!entry) return;
     this.#entries.delete(id);
-    this.#length -= entry.meta.length;
+    this.#waiting.delete(id);
     const ids = this.#urls.get(entry.meta.url)!;
     ids.delete(id);
     if (ids.size === 0) this.#urls.delete(entry.meta.url);
+    if (!entry.positions) return;
+    this.#length -= entry.meta.length;
+    const shared = entry.textKey === undefined ? undefined : this.#texts.get(entry.textKey);
+    if (shared && --shared.entries === 0) this.#texts.delete(entry.textKey!);
     for (const term of entry.positions.keys()) {
       const postings = this.#postings.get(term)!;
       postings.delete(id);
