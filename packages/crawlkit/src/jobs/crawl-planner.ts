@@ -310,13 +310,13 @@ export function createCrawlPlanner(
       }
       // A page whose canonical URL is another page of the crawl, and whose main content is that page's, is that page:
       // stored once (a page 2 naming page 1, a CMS naming its home on every page: other text, kept).
-      if (!duplicate) {
-        const canonical = outcome.canonical;
-        const canonicalKey = canonical !== undefined && rules.isInternal(canonical) ? key(canonical) : undefined;
+      const canonical = outcome.canonical;
+      if (!duplicate && canonical !== undefined && rules.isInternal(canonical)) {
+        const canonicalKey = key(canonical);
         duplicate = await foldsByContent(store, job.id, {
           taskKey: task.key,
-          key: finalKey,
-          canonicalKey: canonicalKey !== task.key && canonicalKey !== finalKey ? canonicalKey : undefined,
+          // A page naming itself records its text under the key it landed on.
+          canonicalKey: canonicalKey === task.key ? finalKey : canonicalKey,
           hash: outcome.contentHash,
         });
       }
