@@ -5,19 +5,15 @@
  * canonical above the page was ignored, so a forum's per-post URLs serving the whole topic stored it once a post.
  */
 import type { ServerResponse } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { FixtureServer } from '../fixtures/server.ts';
+import { jobBackends, type JobBackend } from './helpers/job-backends.ts';
 import { startRouteSite } from './helpers/route-site.ts';
+import { testRedis } from './setup/redis.ts';
 
+const testRedisUrl = await testRedis();
 let site: FixtureServer;
-let ck: Crawlkit;
-let dir: string;
 
 function page(res: ServerResponse, title: string, canonical: string | undefined, main: string, aside = ''): void {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -108,18 +104,15 @@ beforeAll(async () => {
     '/cms/a': cms('/cms/a'),
     '/cms/b': cms('/cms/b'),
   });
-  dir = mkdtempSync(join(tmpdir(), 'crawlkit-fold-'));
-  ck = new Crawlkit({ storeDir: dir, engine: 'http' });
 });
 
 afterAll(async () => {
-  await ck.close();
   await site.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The stored documents' URLs (path and query) of a crawl from `path` (the whole site), one page at a time, sorted. */
-async function crawled(path: string): Promise<string[]> {
+async function crawled(setup: JobBackend, path: string): Promise<string[]> {
+  const ck = setup.client;
   const crawl = await ck.crawl({
     url: `${site.url}${path}`,
     sitemap: 'skip',
@@ -137,36 +130,49 @@ async function crawled(path: string): Promise<string[]> {
     .sort();
 }
 
-describe('a crawl folds a page into its canonical only when it holds the same content', () => {
-  it("keeps a thread's page 2 naming page 1, whichever of the two is fetched first", async () => {
-    const before = site.requests.length;
-    expect(await crawled('/forum/')).toEqual([
-      '/forum/',
-      '/thread/one',
-      '/thread/one?page=2',
-      '/thread/two',
-      '/thread/two?page=2',
-    ]);
-    // Page 2 fetched first did not keep page 1 from being fetched.
-    const fetched = site.requests.slice(before).map((r) => r.path);
-    expect(fetched.indexOf('/thread/one?page=2')).toBeLessThan(fetched.indexOf('/thread/one'));
-  });
+for (const [name, factory, available] of jobBackends(testRedisUrl)) {
+  describe.skipIf(!available)(
+    `a crawl folds a page into its canonical only when it holds the same content (${name})`,
+    () => {
+      let setup: JobBackend;
+      beforeAll(async () => {
+        setup = await factory();
+      });
+      afterAll(async () => {
+        await setup.close();
+      });
 
-  it('stores a topic once, its per-post URLs (a canonical above them) folded into it', async () => {
-    const before = site.requests.length;
-    expect(await crawled('/t/topic/123')).toEqual(['/t/topic/123']);
-    // Each copy was fetched (and compared), the answer's link through its redirect.
-    const fetched = site.requests.slice(before).map((r) => r.path);
-    expect(fetched).toEqual(
-      expect.arrayContaining(['/t/topic/123/2', '/t/topic/123/5', '/a/2001', '/t/topic/123/2001']),
-    );
-  });
+      it("keeps a thread's page 2 naming page 1, whichever of the two is fetched first", async () => {
+        const before = site.requests.length;
+        expect(await crawled(setup, '/forum/')).toEqual([
+          '/forum/',
+          '/thread/one',
+          '/thread/one?page=2',
+          '/thread/two',
+          '/thread/two?page=2',
+        ]);
+        // Page 2 fetched first did not keep page 1 from being fetched.
+        const fetched = site.requests.slice(before).map((r) => r.path);
+        expect(fetched.indexOf('/thread/one?page=2')).toBeLessThan(fetched.indexOf('/thread/one'));
+      });
 
-  it('folds the ?replytocom= copies of a post into the post', async () => {
-    expect(await crawled('/blog/post')).toEqual(['/blog/post']);
-  });
+      it('stores a topic once, its per-post URLs (a canonical above them) folded into it', async () => {
+        const before = site.requests.length;
+        expect(await crawled(setup, '/t/topic/123')).toEqual(['/t/topic/123']);
+        // Each copy was fetched (and compared), the answer's link through its redirect.
+        const fetched = site.requests.slice(before).map((r) => r.path);
+        expect(fetched).toEqual(
+          expect.arrayContaining(['/t/topic/123/2', '/t/topic/123/5', '/a/2001', '/t/topic/123/2001']),
+        );
+      });
 
-  it('folds nothing of a CMS that names one page as every page’s canonical', async () => {
-    expect(await crawled('/cms/a')).toEqual(['/cms/a', '/cms/b', '/cms/welcome']);
-  });
-});
+      it('folds the ?replytocom= copies of a post into the post', async () => {
+        expect(await crawled(setup, '/blog/post')).toEqual(['/blog/post']);
+      });
+
+      it('folds nothing of a CMS that names one page as every page’s canonical', async () => {
+        expect(await crawled(setup, '/cms/a')).toEqual(['/cms/a', '/cms/b', '/cms/welcome']);
+      });
+    },
+  );
+}
