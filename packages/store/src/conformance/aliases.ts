@@ -6,52 +6,48 @@ export function describeAliasConformance(factory: StoreFactory): void {
   describe('alias claims', () => {
     const open = useStores(factory);
 
-    it('records the first claim on a key and answers the later ones with it', async () => {
+    /** Claims `[key, hash, by]` in turn on a new job, and answers what each was answered, as `hash by` (or `-`). */
+    async function claimInTurn(claims: [string, string, string][]): Promise<string[]> {
       const store = await open();
       const id = await createJob(store);
-      // A thread's page 2 names page 1 as its canonical before page 1 is fetched.
-      expect(await store.tasks.claimAlias(id, 'page-1', { hash: 'h2', by: 'page-2' })).toBeUndefined();
-      expect(await store.tasks.claimAlias(id, 'page-1', { hash: 'h3', by: 'page-3' })).toEqual({
-        hash: 'h2',
-        by: 'page-2',
-      });
-      // The claimer asking again (its page fetched again after a crash) is answered with its own claim.
-      expect(await store.tasks.claimAlias(id, 'page-1', { hash: 'h2', by: 'page-2' })).toEqual({
-        hash: 'h2',
-        by: 'page-2',
-      });
-      // A key with spaces and an empty hash are kept as given.
-      expect(await store.tasks.claimAlias(id, 'a b', { hash: '', by: 'c d' })).toBeUndefined();
-      expect(await store.tasks.claimAlias(id, 'a b', { hash: 'x', by: 'e' })).toEqual({ hash: '', by: 'c d' });
+      const answers: string[] = [];
+      for (const [key, hash, by] of claims) {
+        const found = await store.tasks.claimAlias(id, key, { hash, by });
+        answers.push(found === undefined ? '-' : `${found.hash}|${found.by}`);
+      }
+      return answers;
+    }
+
+    it('records the first claim on a key and answers the later ones with it', async () => {
+      const answers = await claimInTurn([
+        // A thread's page 2 names page 1 as its canonical before page 1 is fetched; page 3 too.
+        ['page-1', 'h2', 'page-2'],
+        ['page-1', 'h3', 'page-3'],
+        // The claimer asking again (its page fetched again after a crash) is answered with its own claim.
+        ['page-1', 'h2', 'page-2'],
+        // A key with spaces and an empty hash are kept as given.
+        ['a b', '', 'c d'],
+        ['a b', 'x', 'e'],
+      ]);
+      expect(answers).toEqual(['-', 'h2|page-2', 'h2|page-2', '-', '|c d']);
     });
 
     it("lets the page at the key replace another page's claim with another hash, and nothing else", async () => {
-      const store = await open();
-      const id = await createJob(store);
-      await store.tasks.claimAlias(id, 'page-1', { hash: 'h2', by: 'page-2' });
-      // Page 1 itself holds other text: its claim replaces page 2's, and is answered with page 2's.
-      expect(await store.tasks.claimAlias(id, 'page-1', { hash: 'h1', by: 'page-1' })).toEqual({
-        hash: 'h2',
-        by: 'page-2',
-      });
-      expect(await store.tasks.claimAlias(id, 'page-1', { hash: 'h9', by: 'copy' })).toEqual({
-        hash: 'h1',
-        by: 'page-1',
-      });
-      // A copy fetched first whose text is the page's: the page's own claim leaves it.
-      await store.tasks.claimAlias(id, 'topic', { hash: 't', by: 'topic/7' });
-      expect(await store.tasks.claimAlias(id, 'topic', { hash: 't', by: 'topic' })).toEqual({
-        hash: 't',
-        by: 'topic/7',
-      });
-      expect(await store.tasks.claimAlias(id, 'topic', { hash: 't', by: 'topic' })).toEqual({
-        hash: 't',
-        by: 'topic/7',
-      });
-      // The page's own claim, once recorded, is replaced by no one.
-      expect(await store.tasks.claimAlias(id, 'home', { hash: 'a', by: 'home' })).toBeUndefined();
-      expect(await store.tasks.claimAlias(id, 'home', { hash: 'b', by: 'home' })).toEqual({ hash: 'a', by: 'home' });
-      expect(await store.tasks.claimAlias(id, 'home', { hash: 'c', by: 'x' })).toEqual({ hash: 'a', by: 'home' });
+      const answers = await claimInTurn([
+        // Page 1 itself holds other text than page 2, which named it first: its claim replaces page 2's.
+        ['page-1', 'h2', 'page-2'],
+        ['page-1', 'h1', 'page-1'],
+        ['page-1', 'h9', 'copy'],
+        // A copy fetched first whose text is the page's: the page's own claim leaves it.
+        ['topic', 't', 'topic/7'],
+        ['topic', 't', 'topic'],
+        ['topic', 't', 'topic'],
+        // The page's own claim, once recorded, is replaced by no one.
+        ['home', 'a', 'home'],
+        ['home', 'b', 'home'],
+        ['home', 'c', 'x'],
+      ]);
+      expect(answers).toEqual(['-', 'h2|page-2', 'h1|page-1', '-', 't|topic/7', 't|topic/7', '-', 'a|home', 'a|home']);
     });
 
     it('records one of concurrent claims on a new key and answers the others with it', async () => {
