@@ -91,6 +91,7 @@ beforeAll(async () => {
       ),
     '/thread/one': thread('one'),
     '/thread/two': thread('two'),
+    '/thread/three': thread('three'),
     '/t/topic/123': topic,
     '/t/topic/123/2': topic,
     '/t/topic/123/3': topic,
@@ -154,6 +155,11 @@ for (const [name, factory, available] of jobBackends(testRedisUrl)) {
         // Page 2 fetched first did not keep page 1 from being fetched.
         const fetched = site.requests.slice(before).map((r) => r.path);
         expect(fetched.indexOf('/thread/one?page=2')).toBeLessThan(fetched.indexOf('/thread/one'));
+      });
+
+      it('fetches page 1 when page 2, fetched before any link to page 1, names it as canonical', async () => {
+        // Before: page 2 claimed page 1's key, and page 1's own link was then skipped: page 1 was never fetched.
+        expect(await crawled(setup, '/thread/three?page=2')).toEqual(['/thread/three', '/thread/three?page=2']);
       });
 
       it('stores a topic once, its per-post URLs (a canonical above them) folded into it', async () => {
