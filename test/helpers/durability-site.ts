@@ -31,7 +31,10 @@ export function pageHtml(path: string, serial: number): string | undefined {
   }
   const anchors = links.map((c) => `<li><a href="${crawlPath(c)}">Page ${c}</a></li>`).join('');
   return (
-    `<!doctype html><html><head><title>Page ${path}</title></head><body><main><h1>Page ${path}</h1>` +
+    // Each page names itself as canonical, as many sites do: the crawl claims its key (its fold by content) in the
+    // store, and a page fetched again after a kill is not taken for its own duplicate.
+    `<!doctype html><html><head><title>Page ${path}</title><link rel="canonical" href="${path}"></head>` +
+    `<body><main><h1>Page ${path}</h1>` +
     `<p>This page is part of the durability test and has enough words to be main content.</p>` +
     `<p>serial ${serial}</p><ul>${anchors}</ul></main></body></html>`
   );

@@ -1,5 +1,4 @@
 export {
-  canonicalIsAncestor,
   canonicalUrl,
   decodePercent,
   isRouteFragment,

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-  canonicalIsAncestor,
-  canonicalUrl,
-  decodePercent,
-  normalizeParsedUrl,
-  normalizeUrl,
-  urlPermutations,
-} from './normalize.js';
+import { canonicalUrl, decodePercent, normalizeParsedUrl, normalizeUrl, urlPermutations } from './normalize.js';
 
 describe('normalizeUrl', () => {
   it('folds scheme, www, trailing slash and index pages into one key (reference §13.3)', () => {
@@ -133,20 +126,5 @@ describe('decodePercent', () => {
     expect(decodePercent('/en/50%off-sale')).toBe('/en/50%off-sale');
     expect(decodePercent('/a%FF/b%20c%E0%A4%A')).toBe('/a%FF/b c%E0%A4%A');
     expect(decodePercent('/plain')).toBe('/plain');
-  });
-});
-
-describe('canonicalIsAncestor', () => {
-  it('is true for a home or section named by a deeper page, false for a sibling or the page itself', () => {
-    expect(canonicalIsAncestor('https://shop.example/products/a', 'https://www.shop.example/')).toBe(true);
-    expect(canonicalIsAncestor('https://shop.example/products/a', 'https://shop.example/products/')).toBe(true);
-    expect(canonicalIsAncestor('https://shop.example/products/a', 'https://shop.example/products/index.html')).toBe(
-      true,
-    );
-    expect(canonicalIsAncestor('https://shop.example/products/a', 'https://shop.example/products/b')).toBe(false);
-    expect(canonicalIsAncestor('https://shop.example/products/a?x=1', 'https://shop.example/products/a')).toBe(false);
-    expect(canonicalIsAncestor('https://shop.example/products/', 'https://shop.example/products')).toBe(false);
-    expect(canonicalIsAncestor('https://shop.example/productsale', 'https://shop.example/products')).toBe(false);
-    expect(canonicalIsAncestor('https://shop.example/a', 'https://other.example/')).toBe(false);
   });
 });

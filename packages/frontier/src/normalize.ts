@@ -155,21 +155,6 @@ export function canonicalUrl(pageUrl: string, canonicalHref: string | undefined)
   }
 }
 
-/**
- * Whether `canonical` names a directory above `pageUrl` on the same host (`www.` ignored): `/` or `/shop/` for
- * `/shop/a`. A CMS that writes its home or section as every page's canonical is misconfigured, not saying the pages
- * are one; the crawl keeps such a page rather than fold it into that directory's page.
- */
-export function canonicalIsAncestor(pageUrl: string, canonical: string): boolean {
-  const page = URL.parse(pageUrl);
-  const target = URL.parse(canonical);
-  if (!page || !target) return false;
-  if (siteHostname(page.hostname) !== siteHostname(target.hostname)) return false;
-  const dir = target.pathname.replace(/\/(?:index\.(?:html?|php))?$/i, '');
-  const path = page.pathname.replace(/\/(?:index\.(?:html?|php))?$/i, '');
-  return path !== dir && path.startsWith(`${dir}/`);
-}
-
 /** The 16 variants of a URL that `foldSimilar` treats as one page (scheme × www × index/trailing slash). */
 export function urlPermutations(input: string): string[] {
   const url = new URL(input);

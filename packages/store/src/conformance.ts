@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { describeAliasConformance } from './conformance/aliases.js';
 import { describeCounterConformance } from './conformance/counters.js';
 import { describeEngineConformance } from './conformance/engines.js';
 import { describeJobConformance } from './conformance/jobs.js';
@@ -29,6 +30,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     describePageConformance(factory);
     describeJobConformance(factory);
     describeTaskConformance(factory);
+    describeAliasConformance(factory);
     describeResultConformance(factory);
     describeDeliveryConformance(factory);
     describeHistoryConformance(factory);

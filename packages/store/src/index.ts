@@ -62,6 +62,7 @@ export type {
   TaskOutcome,
   TaskCompletion,
   TaskStore,
+  AliasClaim,
   StoredResult,
   ResultReadOptions,
   JobError,

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { storedJobCodec } from '../codec/records.js';
 import { crawlRequestSchema } from '../v2/jobs.js';
-import { completedChanges, contentHash, finishChangeFeed, lineageOf, loadBaseline } from './change-feed.js';
+import { completedChanges, finishChangeFeed, lineageOf, loadBaseline } from './change-feed.js';
+import { contentHash } from './content-hash.js';
 import { FeedPages } from './feed-pages.js';
 
 let store: Store;

@@ -5,10 +5,9 @@
  * lineage's run and the pages of the last run it did not store are its `removed` ones. Both records live in the
  * store's history (`HistoryStore`), which outlives the jobs and their results.
  */
-import { createHash, hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 import type { JobRecord, Store } from '@crawlkit/store';
-import { LRUCache } from 'lru-cache';
 
 import { historyRecord } from '../codec/history-record.js';
 import { hasCrawlkitCode } from '../errors.js';
@@ -66,29 +65,6 @@ export function tagLineage(tag: string, tenant: string | undefined): string {
 /** Deletes a lineage's last run: its next crawl is compared with nothing (every page `new`). */
 export async function deleteLineage(store: Store, lineage: string): Promise<void> {
   await lineageRun.delete(store, lineage);
-}
-
-/** The hash the feed compares: the main content as markdown, with runs of whitespace collapsed. */
-export function contentHash(markdown: string): string {
-  return hash('sha256', markdown.replace(/\s+/g, ' ').trim(), 'hex');
-}
-
-/**
- * The content hashes of recent main contents, by the markdown string itself: a copy a 304 confirms serves a copy of
- * the memoised extraction whose markdown is the same string, hashed once (V8 keeps a string's own hash, so the lookup
- * does not read the text again). A copy whose kept extraction came with its hash is not looked up here at all
- * (`ScrapeState.contentHash`): a string just decoded would be read whole to find its key.
- */
-const hashes = new LRUCache<string, string>({ max: 2_000 });
-
-/** `contentHash(markdown)`, once per main content seen recently here. */
-export function mainContentHash(markdown: string): string {
-  let known = hashes.get(markdown);
-  if (known === undefined) {
-    known = contentHash(markdown);
-    hashes.set(markdown, known);
-  }
-  return known;
 }
 
 /** The lineage's last completed run, or an empty baseline for its first. */

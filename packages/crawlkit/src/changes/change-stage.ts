@@ -2,7 +2,8 @@ import type { JobRecord, Store, Task } from '@crawlkit/store';
 import { LRUCache } from 'lru-cache';
 
 import type { ScrapeStage } from '../scrape/scrape-state.js';
-import { feedOf, loadBaseline, mainContentHash, pageChange, type Baseline } from './change-feed.js';
+import { feedOf, loadBaseline, pageChange, type Baseline } from './change-feed.js';
+import { mainContentHash } from './content-hash.js';
 
 /** Baselines of the crawls running here, loaded once per job and process. */
 const baselines = new LRUCache<string, Promise<Baseline>>({ max: 64 });

@@ -1,7 +1,6 @@
 import { redactUrl } from '@crawlkit/fetcher';
 import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/store';
 import {
-  canonicalIsAncestor,
   createCrawlRules,
   discoverSitemaps,
   HostPoliteness,
@@ -29,6 +28,7 @@ import {
   type FrontierNotes,
 } from './crawl-notes.js';
 import { refusedSeedPath, SEED_PATH_REFUSED } from './pattern-note.js';
+import { foldsByContent } from './content-fold.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
 /** URLs checked between two turns of the event loop. */
@@ -98,9 +98,9 @@ export function createCrawlPlanner(
       : Math.min(request.maxConcurrency ?? ctx.options.concurrency, ctx.options.concurrency);
   const depthAllowsLinks = (depth: number) =>
     request.sitemap !== 'only' && (request.maxDiscoveryDepth === undefined || depth < request.maxDiscoveryDepth);
-  // Keys of pages already stored under another URL (a redirect's target, a `rel=canonical`): links to them are
-  // not followed and a second page naming them is not stored again. Kept in memory: after a resume a duplicate is
-  // possible, never a lost page.
+  // Keys of redirect targets already stored under the URL that redirected: links to them are not followed and a
+  // second page redirected to them is not stored again. Kept in memory: after a resume a duplicate is possible, never
+  // a lost page. A `rel=canonical` claims nothing here: its page is fetched, and compared (`foldsByContent`).
   const aliasKeys = new Set<string>();
   // Blocked URLs already recorded: a link on every page is written to the store once.
   const robotsBlocked = new Set<string>();
@@ -109,7 +109,7 @@ export function createCrawlPlanner(
   const modifiedSince = request.modifiedSince !== undefined ? Date.parse(request.modifiedSince) : undefined;
 
   /** Whether `k` is already a page of this crawl (queued, done, or stored under another URL); claims it if not. */
-  async function claimAlias(k: string): Promise<boolean> {
+  async function claimRedirect(k: string): Promise<boolean> {
     if (aliasKeys.has(k)) return true;
     aliasKeys.add(k);
     return store.tasks.has(job.id, k);
@@ -199,6 +199,7 @@ export function createCrawlPlanner(
     scrapeOptionsFor: pageOptionsFor,
     concurrency,
     collectsLinks: request.sitemap !== 'only',
+    hashesContent: true,
     zeroDataRetention: request.zeroDataRetention,
     limit: request.limit,
     politeness,
@@ -285,7 +286,7 @@ export function createCrawlPlanner(
       if (finalKey !== task.key) {
         if (task.key === seedKey) {
           verdicts?.clear();
-          duplicate = await claimAlias(finalKey);
+          duplicate = await claimRedirect(finalKey);
         } else {
           // The target is judged as a link is: by the rules, then by robots.txt (obeyed unless ignored).
           const verdict = rules.check(finalUrl);
@@ -304,20 +305,20 @@ export function createCrawlPlanner(
               },
             };
           }
-          duplicate = await claimAlias(finalKey);
+          duplicate = await claimRedirect(finalKey);
         }
       }
-      // A page whose canonical URL is another page of the crawl is that page: stored once. Not when it names a
-      // directory above the page (a CMS writing its home as every page's canonical): the page is kept.
+      // A page whose canonical URL is another page of the crawl, and whose main content is that page's, is that page:
+      // stored once (a page 2 naming page 1, a CMS naming its home on every page: other text, kept).
       const canonical = outcome.canonical;
-      if (
-        !duplicate &&
-        canonical !== undefined &&
-        rules.isInternal(canonical) &&
-        !canonicalIsAncestor(finalUrl, canonical)
-      ) {
+      if (!duplicate && canonical !== undefined && rules.isInternal(canonical)) {
         const canonicalKey = key(canonical);
-        if (canonicalKey !== task.key && canonicalKey !== finalKey) duplicate = await claimAlias(canonicalKey);
+        duplicate = await foldsByContent(store, job.id, {
+          taskKey: task.key,
+          // A page naming itself records its text under the key it landed on.
+          canonicalKey: canonicalKey === task.key ? finalKey : canonicalKey,
+          hash: outcome.contentHash,
+        });
       }
       // The seed is always fetched for its links, but kept only when the patterns admit it.
       const seedVerdict = task.key === seedKey ? rules.check(task.url) : undefined;

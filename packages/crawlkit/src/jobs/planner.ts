@@ -29,6 +29,12 @@ export interface JobPlanner {
   /** Whether pages need their links for discovery. */
   readonly collectsLinks: boolean;
   /**
+   * Whether the planner reads each page's main-content hash (`PageScrapeOutcome.contentHash`): every page's main
+   * content is then extracted as markdown, whatever the formats.
+   * @default false
+   */
+  readonly hashesContent?: boolean;
+  /**
    * Called once when a process (re)starts the job: seeds, sitemaps, robots. Returns tasks to add. With
    * `discover: false` (another worker of the cluster discovers this job's seeds) it only loads what this process needs
    * to judge pages (robots.txt); work that must never be skipped, such as a batch's backlog, runs regardless.

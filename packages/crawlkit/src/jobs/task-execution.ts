@@ -210,7 +210,7 @@ async function fetchTask(
       ...(signal ? { signal } : {}),
       jobId: tasks.job.id,
       collectLinks: planner.collectsLinks,
-      hashContent: feedOf(tasks.job) !== undefined,
+      hashContent: planner.hashesContent === true || feedOf(tasks.job) !== undefined,
       ...(spentMs > 0 ? { spentMs } : {}),
     };
     // A job's page waits behind the scrapes whose callers wait for them, in its tenant's and its job's turn

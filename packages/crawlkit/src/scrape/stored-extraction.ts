@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Store } from '@crawlkit/store';
 import { LRUCache } from 'lru-cache';
 
-import { mainContentHash } from '../changes/change-feed.js';
+import { mainContentHash } from '../changes/content-hash.js';
 import { VERSION } from '../cli/version.js';
 import { storedExtractionCodec } from '../codec/records.js';
 import type { Extraction, ExtractionSettings } from '../extraction/extraction.js';

@@ -22,7 +22,10 @@ export interface PageScrapeContext {
   jobId?: string;
   /** Also return every link of the whole page (for crawl discovery), whatever the formats. */
   collectLinks?: boolean;
-  /** Extract the main content as markdown whatever the formats (a crawl's change feed hashes it). */
+  /**
+   * Extract the main content as markdown whatever the formats, and answer its hash (`contentHash`): a crawl's change
+   * feed compares it, and a crawl folds copies of a page by it.
+   */
   hashContent?: boolean;
   /**
    * The page's time already spent before this scrape's work: a direct scrape's wait for its slot, or a job's earlier
@@ -45,6 +48,11 @@ export type PageScrapeOutcome =
       retryAfter?: string;
       /** The page's `rel=canonical` URL (the first its head names), when it names one. */
       canonical?: string;
+      /**
+       * The hash of the page's main content (`mainContentHash`), when `hashContent` was set and the page has some:
+       * a crawl folds a page into its canonical when the two hashes are the same.
+       */
+      contentHash?: string;
       /** What the fetch showed about the page's engine (absent for a cache hit), for `EngineLearning`. */
       engineEvidence?: 'http' | 'browser';
       /** The page's text for the search index, when the engine's store keeps one (a job indexes its result). */

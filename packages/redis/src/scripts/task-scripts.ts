@@ -210,6 +210,24 @@ for i, key in ipairs(keys) do
 end
 return out
 `;
+/**
+ * ARGV: prefix, id, key, hash, by. Records `<hash> <by>` for the key unless one is recorded (a page's own claim, by
+ * the key itself, replaces another page's with another hash); returns the one recorded before, or false.
+ */
+export const TASK_CLAIM_ALIAS = `${JOB_KEYS}
+local p = ARGV[1]
+local id = ARGV[2]
+local key = ARGV[3]
+if redis.call('EXISTS', jk(p, id)) == 0 then return redis.error_reply('NOJOB') end
+local found = redis.call('HGET', tk(p, id, 'al'), key)
+local replace = not found
+if found and ARGV[5] == key then
+  local space = string.find(found, ' ', 1, true)
+  replace = string.sub(found, space + 1) ~= key and string.sub(found, 1, space - 1) ~= ARGV[4]
+end
+if replace then redis.call('HSET', tk(p, id, 'al'), key, ARGV[4] .. ' ' .. ARGV[5]) end
+return found
+`;
 /** ARGV: prefix, id, error JSON. */
 export const RESULT_ADD_ERROR = `${JOB_KEYS}
 if redis.call('EXISTS', jk(ARGV[1], ARGV[2])) == 0 then return redis.error_reply('NOJOB') end

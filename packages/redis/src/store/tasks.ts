@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import {
   documentBytes,
+  type AliasClaim,
   JobNotFoundError,
   TaskNotFoundError,
   type TaskCompletion,
@@ -60,6 +61,20 @@ export class RedisTaskStore implements TaskStore {
 
   has(jobId: string, key: string): Promise<boolean> {
     return this.#life.run(async () => (await this.#redis.client.hexists(this.#redis.key('j', jobId, 't'), key)) === 1);
+  }
+
+  claimAlias(jobId: string, key: string, claim: AliasClaim): Promise<AliasClaim | undefined> {
+    return this.#life.run(async () => {
+      let found: unknown;
+      try {
+        found = await this.#redis.run('TASK_CLAIM_ALIAS', jobId, key, claim.hash, claim.by);
+      } catch (error) {
+        rethrowNoJob(error, jobId);
+      }
+      if (typeof found !== 'string') return undefined;
+      const space = found.indexOf(' ');
+      return { hash: found.slice(0, space), by: found.slice(space + 1) };
+    });
   }
 
   claim(jobId: string, count: number, now = Date.now()): Promise<Task[]> {

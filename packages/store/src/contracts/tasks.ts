@@ -52,6 +52,17 @@ export function documentBytes(document: string | undefined): number {
   return document === undefined ? 0 : Buffer.byteLength(document, 'utf8');
 }
 
+/**
+ * What a page of a crawl said a key holds: the hash of its main content, and the key of the task whose page said it
+ * (`TaskStore.claimAlias`).
+ */
+export interface AliasClaim {
+  /** The hash of the page's main content. */
+  hash: string;
+  /** The key of the task whose page made the claim. */
+  by: string;
+}
+
 export interface TaskStore {
   /**
    * Adds the tasks whose key is new to the job, in order, stopping when the job holds `limit` tasks (counting all
@@ -61,6 +72,15 @@ export interface TaskStore {
   add(jobId: string, tasks: TaskInput[], options?: { limit?: number; notBefore?: number }): Promise<TaskInput[]>;
   /** Whether the key was ever added to the job (dropped tasks included). */
   has(jobId: string, key: string): Promise<boolean>;
+  /**
+   * Records `claim` as what `key` holds in the job (a page's own key, or the key its `rel=canonical` names) unless a
+   * claim is recorded for it, and resolves to the claim recorded before: undefined when there was none (this one is
+   * now recorded). A page's claim on its own key (`claim.by === key`) replaces one another page made with another
+   * hash: the page at the URL says what its key holds, a page that named it does not. Atomic: of concurrent claims on
+   * a new key, one is recorded and the others are answered with it. The claims go with the job. Rejects with
+   * `JobNotFoundError` for an unknown job.
+   */
+  claimAlias(jobId: string, key: string, claim: AliasClaim): Promise<AliasClaim | undefined>;
   /**
    * Moves up to `count` queued tasks whose `notBefore <= now` to `active`, lowest `seq` first, and returns them
    * (atomic: a task is handed to one caller only).

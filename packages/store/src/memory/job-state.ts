@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { HostEngineStats } from '../types.js';
 import { JobNotFoundError } from '../errors.js';
-import type { JobCounts, JobError, JobRecord, StoredResult, TaskInput, TaskState } from '../types.js';
+import type { AliasClaim, JobCounts, JobError, JobRecord, StoredResult, TaskInput, TaskState } from '../types.js';
 
 export interface MemoryTask {
   key: string;
@@ -26,6 +26,8 @@ export interface MemoryJob {
   results: StoredResult[];
   errors: JobError[];
   robots: Set<string>;
+  /** What each claimed key holds (`TaskStore.claimAlias`). */
+  aliases: Map<string, AliasClaim>;
   /** What the job learned per host (`EngineStore`). */
   engines: Map<string, HostEngineStats>;
 }

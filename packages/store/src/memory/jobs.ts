@@ -27,6 +27,7 @@ export class MemoryJobStore implements JobStore {
         results: [],
         errors: [],
         robots: new Set(),
+        aliases: new Map(),
         engines: new Map(),
       };
       this.#state.add(entry, tasks, Infinity, 0);

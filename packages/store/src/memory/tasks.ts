@@ -1,7 +1,7 @@
 import type { Lifecycle } from '../lifecycle.js';
 import { TaskNotFoundError } from '../errors.js';
 import { documentBytes } from '../types.js';
-import type { JobCounts, Task, TaskCompletion, TaskInput, TaskOutcome, TaskStore } from '../types.js';
+import type { AliasClaim, JobCounts, Task, TaskCompletion, TaskInput, TaskOutcome, TaskStore } from '../types.js';
 import type { MemoryJobState } from './job-state.js';
 import type { MemoryJob, MemoryTask } from './job-state.js';
 import { jobError } from './job-state.js';
@@ -28,6 +28,17 @@ export class MemoryTaskStore implements TaskStore {
   has(jobId: string, key: string): Promise<boolean> {
     return this.#life.run(() => {
       return this.#state.jobs.get(jobId)?.tasks.has(key) ?? false;
+    });
+  }
+
+  claimAlias(jobId: string, key: string, claim: AliasClaim): Promise<AliasClaim | undefined> {
+    return this.#life.run(() => {
+      const { aliases } = this.#state.require(jobId);
+      const found = aliases.get(key);
+      if (!found || (claim.by === key && found.by !== key && found.hash !== claim.hash)) {
+        aliases.set(key, { hash: claim.hash, by: claim.by });
+      }
+      return found && { ...found };
     });
   }
 

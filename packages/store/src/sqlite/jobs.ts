@@ -35,7 +35,7 @@ const COLUMN: Record<PatchableField, string> = {
 };
 
 /** Every table holding rows of a job, in delete order (the job row last). */
-const JOB_TABLES = ['tasks', 'results', 'errors', 'robots_blocked', 'deliveries', 'host_engines'] as const;
+const JOB_TABLES = ['tasks', 'aliases', 'results', 'errors', 'robots_blocked', 'deliveries', 'host_engines'] as const;
 
 export class SqliteJobStore implements JobStore {
   readonly #db: SqliteDatabase;

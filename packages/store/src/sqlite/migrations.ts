@@ -318,6 +318,20 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT OR IGNORE INTO search_unindexed (doc_id) SELECT id FROM search_content;
     `,
   },
+  {
+    version: 13,
+    description:
+      "crawl folding: what each claimed key holds (a page's main-content hash and the task that said it), per job",
+    sql: `
+      CREATE TABLE aliases (
+        job_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        by_key TEXT NOT NULL,
+        PRIMARY KEY (job_id, key)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

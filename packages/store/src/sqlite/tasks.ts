@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { JobNotFoundError, TaskNotFoundError } from '../errors.js';
 import {
   documentBytes,
+  type AliasClaim,
   type JobCounts,
   type Task,
   type TaskCompletion,
@@ -117,6 +118,27 @@ export class SqliteTaskStore implements TaskStore {
     return this.#db.use(
       () => this.#db.get('SELECT 1 FROM tasks WHERE job_id = ? AND key = ?', jobId, key) !== undefined,
     );
+  }
+
+  claimAlias(jobId: string, key: string, claim: AliasClaim): Promise<AliasClaim | undefined> {
+    return this.#db.useWrite(() => {
+      if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', jobId)) throw new JobNotFoundError(jobId);
+      const found = this.#db.get<{ hash: string; by_key: string }>(
+        'SELECT hash, by_key FROM aliases WHERE job_id = ? AND key = ?',
+        jobId,
+        key,
+      );
+      if (!found || (claim.by === key && found.by_key !== key && found.hash !== claim.hash)) {
+        this.#db.run(
+          'INSERT OR REPLACE INTO aliases (job_id, key, hash, by_key) VALUES (?, ?, ?, ?)',
+          jobId,
+          key,
+          claim.hash,
+          claim.by,
+        );
+      }
+      return found && { hash: found.hash, by: found.by_key };
+    });
   }
 
   claim(jobId: string, count: number, now = Date.now()): Promise<Task[]> {

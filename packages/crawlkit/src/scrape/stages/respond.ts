@@ -1,5 +1,6 @@
 import { isPageWarning } from '@crawlkit/extractor/page-warnings';
 
+import { mainContentHash } from '../../changes/content-hash.js';
 import { formatCredits } from '../../formats/registry.js';
 import type { Format } from '../../v2/formats.js';
 import type { ActionResults } from '../../v2/types.js';
@@ -67,6 +68,10 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   if (notes.length) outcome.warnings = notes;
   if (extraction.discoveredLinks) outcome.links = extraction.discoveredLinks;
   if (extraction.canonical) outcome.canonical = extraction.canonical;
+  // An empty main content tells nothing of the page (a client-rendered one read without a browser): no hash.
+  if (state.context.hashContent && extraction.markdown !== undefined && /\S/.test(extraction.markdown)) {
+    outcome.contentHash = state.contentHash ?? mainContentHash(extraction.markdown);
+  }
   const retryAfter = page.headers['retry-after'];
   if (retryAfter !== undefined) outcome.retryAfter = retryAfter;
   if (state.engineEvidence) outcome.engineEvidence = state.engineEvidence;
