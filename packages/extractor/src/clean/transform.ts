@@ -184,6 +184,16 @@ export interface UrlPassCollect {
 }
 
 /**
+ * `imageSrcset`, written into `srcset` when it replaces a `data:` stand-in: the `html` format then shows what a
+ * browser shows once the lazy loader has run, as `img[src]` does (`settleSource`).
+ */
+function shownSrcset(attribs: Record<string, string>): string | undefined {
+  const srcset = imageSrcset(attribs);
+  if (srcset && attribs.srcset !== undefined && srcset !== attribs.srcset.trim()) attribs.srcset = srcset;
+  return srcset;
+}
+
+/**
  * Picks the largest `srcset` candidate (and lazy `data-*` sources) into `img[src]`, makes `img[src]`, `a[href]`
  * and, unless `collect.mediaAttributes` is false, the media attributes (`absolutizeMediaUrls`) absolute against
  * `base` (their queries in the document's `encoding`), and collects links and images on the way (those `collect`
@@ -227,7 +237,7 @@ export function absolutize(
         if (collectLinks && !href.startsWith('#') && /^(https?|mailto):/i.test(resolved)) links.add(resolved);
       }
     } else if (el.name === 'img') {
-      const srcset = imageSrcset(attribs);
+      const srcset = shownSrcset(attribs);
       const src = imageSource(attribs);
       const candidates = srcset ? parseSrcset(srcset) : undefined;
       const best = candidates ? largestCandidate(candidates, src) : src;
@@ -242,8 +252,9 @@ export function absolutize(
           addImage(resolved);
         }
       }
-    } else if (collectImages && el.name === 'source' && attribs.srcset) {
-      for (const c of parseSrcset(attribs.srcset)) addImage(c.url);
+    } else if (el.name === 'source') {
+      const srcset = shownSrcset(attribs);
+      if (collectImages && srcset) for (const c of parseSrcset(srcset)) addImage(c.url);
     } else if (collectImages && el.name === 'video' && attribs.poster) {
       addImage(attribs.poster);
     }
