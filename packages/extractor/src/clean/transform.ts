@@ -3,7 +3,7 @@ import { Document, hasChildren, isComment, isDirective, type AnyNode, type Eleme
 
 import { imageSource, imageSrcset, settleSource } from '../dom/lazy-images.js';
 import { selectSafe } from '../dom/select.js';
-import { largestCandidate, parseSrcset, resolveUrl } from '../dom/urls.js';
+import { largestCandidate, parseSrcset, resolveHref, resolveUrl } from '../dom/urls.js';
 import { detachAll, elements, relink } from '../dom/walk.js';
 import type { WarningSink } from '../page-warnings.js';
 import { absolutizeMediaUrls } from './media-urls.js';
@@ -231,7 +231,7 @@ export function absolutize(
     if (el.name === 'a' && attribs.href !== undefined) {
       const href = attribs.href.trim();
       let resolved = hrefs.get(href);
-      if (resolved === undefined && !hrefs.has(href)) hrefs.set(href, (resolved = resolveUrl(href, base, encoding)));
+      if (resolved === undefined && !hrefs.has(href)) hrefs.set(href, (resolved = resolveHref(href, base, encoding)));
       if (resolved) {
         attribs.href = resolved;
         if (collectLinks && !href.startsWith('#') && /^(https?|mailto):/i.test(resolved)) links.add(resolved);
