@@ -75,6 +75,23 @@ const PICTURES =
   '<img alt="Boats in the harbour" width="700" height="467" loading="lazy"></picture>' +
   '<p>The card.</p><picture><source srcset="#, # 2x"><img alt="A card, front"></picture>';
 
+const SVG =
+  'data:image/svg+xml;base64,PHN2ZyB2aWV3Qm94PSIwIDAgMTgyIDQwIiB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=';
+
+/**
+ * `data:` stand-ins in `srcset` with the real candidates in a lazy attribute: NitroPack's `<picture>` (an empty SVG
+ * in every `srcset` and `src`, the URLs in `nitro-lazy-srcset` and `nitro-lazy-src`), a lazysizes `<img>` whose
+ * `srcset` is a 1×1 GIF beside its `data-srcset`; and a theme's 1×1 `<source>` with no lazy attribute, which is the
+ * image itself (it hides the logo on wide screens) and stays listed as the reference lists `data:` URLs.
+ */
+const STAND_INS =
+  `<picture><source type="image/webp" nitro-lazy-srcset="/nitro/quay-800.webp 800w, /nitro/quay-1600.webp 1600w" ` +
+  `srcset="${SVG}"><img alt="The quay" nitro-lazy-src="/nitro/quay.jpg" class="nitro-lazy" src="${SVG}"></picture>` +
+  `<p>The crane.</p><img class="lazyload" src="/photos/crane.jpg" data-srcset="/photos/crane-1200.jpg 1200w" ` +
+  `srcset="${GIF}" alt="The crane">` +
+  `<p>The logo.</p><picture><source srcset="${GIF}" media="(min-width: 980px)"><img src="/logo.png" alt="Logo">` +
+  '</picture>';
+
 const env = useFixtureEngine({
   server: () =>
     startRouteSite({
@@ -83,6 +100,7 @@ const env = useFixtureEngine({
       '/harbour/night': (_req, res) => sendHtml(res, '', `<h1>Night</h1>${TEXT}${PLACEHOLDERS}`),
       '/harbour/dusk': (_req, res) => sendHtml(res, '', `<h1>Dusk</h1>${TEXT}${PREVIEWS}`),
       '/harbour/noon': (_req, res) => sendHtml(res, '', `<h1>Noon</h1>${TEXT}${PICTURES}`),
+      '/harbour/evening': (_req, res) => sendHtml(res, '', `<h1>Evening</h1>${TEXT}${STAND_INS}`),
     }),
 });
 
@@ -170,5 +188,28 @@ describe('a <picture> whose <img> has no source', () => {
     expect(doc.markdown).not.toContain('crop/boat-400.jpg');
     expect(doc.markdown).not.toContain('A card, front](');
     expect(doc.images).toEqual(expect.arrayContaining([`${env.server.url}/v2/fit:1400/boat.webp`]));
+  });
+});
+
+describe('a data: stand-in in srcset', () => {
+  it('gives way to the lazy attribute, in <source> as in <img>; a data: source with none stays', async () => {
+    const url = `${env.server.url}/harbour/evening`;
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown', 'images', 'html'], maxAge: 0 }));
+    const site = env.server.url;
+    expect(doc.images).toEqual(
+      expect.arrayContaining([
+        `${site}/nitro/quay-800.webp`,
+        `${site}/nitro/quay-1600.webp`,
+        `${site}/nitro/quay.jpg`,
+        `${site}/photos/crane-1200.jpg`,
+        GIF,
+      ]),
+    );
+    expect(doc.images).not.toContain(SVG);
+    expect(doc.markdown).toContain(`![The quay](${site}/nitro/quay.jpg)`);
+    expect(doc.markdown).toContain(`![The crane](${site}/photos/crane-1200.jpg)`);
+    // the html shows what a browser shows once the loader has run: the real candidates, not the empty SVG
+    expect(doc.html).toContain(`srcset="${site}/nitro/quay-800.webp 800w, ${site}/nitro/quay-1600.webp 1600w"`);
+    expect(doc.html).not.toContain(SVG);
   });
 });

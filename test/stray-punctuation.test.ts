@@ -21,8 +21,24 @@ const CARD =
   '<p>What is the fee for? <b>?</b>. Is it dear, e.g., for a dinghy? <em>?!</em></p>' +
   '<pre><code>fee?<span class="promo">x</span>.total</code></pre>';
 
+/**
+ * Footnote references raised in a `<sup>`, their links hidden from assistive technology (Samsung's), so the main
+ * content drops them and the commas between stay; beside them a page's own raised marks: an ordinal, a dagger, a
+ * period after a reference, a chemical formula.
+ */
+const NOTES =
+  `${STORY}<p>The hull is fortified with a steel frame for a better grip.<sup><a href="#notes" aria-hidden="true">6</a>,` +
+  '<a href="#notes" aria-hidden="true">22</a></sup> It floats in a storm.<sup> <a href="#notes" aria-hidden="true">' +
+  '3</a>, <a href="#notes" aria-hidden="true">4</a>; <a href="#notes" aria-hidden="true">5</a></sup></p>' +
+  '<p>Launched on the 1<sup>st</sup> of May<sup>†</sup>, it burns less than a ton of CO<sub>2</sub> a year.' +
+  '<sup><a href="#notes" aria-hidden="true">7</a>.</sup></p>';
+
 const env = useFixtureEngine({
-  server: () => startRouteSite({ '/fees': (_req, res) => sendPage(res, 'Fees', CARD) }),
+  server: () =>
+    startRouteSite({
+      '/fees': (_req, res) => sendPage(res, 'Fees', CARD),
+      '/hull': (_req, res) => sendPage(res, 'Hull', NOTES),
+    }),
 });
 
 describe('punctuation left by a dropped element', () => {
@@ -49,5 +65,14 @@ describe('punctuation left by a dropped element', () => {
     const doc = data(await env.ck.scrape(body));
     expect(doc.markdown).toContain('Ready to sail with the fleet?\n');
     expect(doc.markdown).toContain('fee?.total');
+  });
+
+  it('takes a <sup> left holding the commas between the references that went; a raised mark of the page stays', async () => {
+    const url = `${env.server.url}/hull`;
+    const doc = data(await env.ck.scrape({ url, formats: ['markdown'], maxAge: 0 }));
+    expect(doc.markdown).toContain('for a better grip. It floats in a storm.\n');
+    expect(doc.markdown).toContain('Launched on the 1<sup>st</sup> of May<sup>†</sup>, it burns less than a ton of');
+    expect(doc.markdown).toContain('CO<sub>2</sub> a year.<sup>.</sup>');
+    expect(doc.markdown).not.toMatch(/<sup>[\s,;]*<\/sup>/);
   });
 });

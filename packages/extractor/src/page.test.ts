@@ -73,6 +73,36 @@ describe('links (reference §10.5, §21 item 22)', () => {
     ).toEqual(['https://example.org/b', 'mailto:x@y.z', 'http://other.org/x']);
   });
 
+  it('resolves an empty href to the document itself, in links, html and markdown (never `[text]()`)', () => {
+    const url = 'https://example.org/foo/bar?page=2#reviews';
+    const html = '<p>See <a href="">this page</a> and <a href=" " title="Again">again</a>.</p>';
+    const out = extractPage(html, {
+      url,
+      onlyMainContent: false,
+      formats: { links: true, html: true, markdown: true },
+    });
+    const self = 'https://example.org/foo/bar?page=2';
+    expect(out.links).toEqual([self]);
+    expect(out.html).toContain(`<a href="${self}">this page</a>`);
+    expect(out.markdown).toBe(`See [this page](${self}) and [again](${self} "Again").`);
+    // under <base href> an empty href is the base, as a browser resolves it
+    const based = extractPage(`<base href="/docs/">${html}`, { url, onlyMainContent: false, formats: { links: true } });
+    expect(based.links).toEqual(['https://example.org/docs/']);
+  });
+
+  it("resolves a srcdoc frame's links in the markdown against <base href>, as the page's own", () => {
+    const html =
+      '<base href="https://cdn.example.com/site/"><p>Intro.</p>' +
+      '<iframe srcdoc=\'<a href="guide.html">Guide</a> <a href="//video.example/embed/7">Film</a>\'></iframe>';
+    const out = extractPage(html, {
+      url: 'https://example.org/foo/bar',
+      onlyMainContent: false,
+      formats: { markdown: true },
+    });
+    expect(out.markdown).toContain('[Guide](https://cdn.example.com/site/guide.html)');
+    expect(out.markdown).toContain('[Film](https://video.example/embed/7)');
+  });
+
   it('comes from the cleaned html, so onlyMainContent drops navigation links', () => {
     const out = extractPage(page('articles/first-post.html'), {
       url: 'http://127.0.0.1/articles/first-post.html',

@@ -149,6 +149,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   if (formats.html) out.html = serialize(document);
   if (formats.markdown) {
     out.markdown = htmlToMarkdown(document, {
+      baseUrl: base,
       pageUrl: options.url,
       removeBase64Images: options.removeBase64Images ?? true,
       rawHtml: options.markdownRawHtml ?? false,

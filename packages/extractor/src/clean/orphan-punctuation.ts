@@ -3,11 +3,13 @@
 // mean something between them was removed (a button, a call to action, an excluded tag, a comment): the seam. When
 // the text after a seam opens with punctuation and the text before it already closed its clause (or is nothing), the
 // punctuation closed what went, and goes too; when the text before goes on, the space left before a period or comma
-// goes ("charged daily <a>?</a>." is "charged daily."). One pass after every removal, for every format that reads
-// the tree.
-import { isTag, isText, type AnyNode, type ParentNode, type Text } from 'domhandler';
+// goes ("charged daily <a>?</a>." is "charged daily."). A `<sup>` or `<sub>` left holding only the separators of
+// the references it held (Samsung's `<sup><a aria-hidden>6</a>,<a aria-hidden>22</a></sup>`: the hidden links go, the
+// comma stays, with no seam before it) goes whole. One pass after every removal, for every format that reads the
+// tree.
+import { isTag, isText, type AnyNode, type Element, type ParentNode, type Text } from 'domhandler';
 
-import { textOf } from '../dom/walk.js';
+import { detach, textOf } from '../dom/walk.js';
 
 /** Punctuation opening the text after a seam (the whitespace before it stays). */
 const LEADING = /^(\s*)[.,;:!?]+/;
@@ -17,6 +19,18 @@ const TIGHT = /^[.,]/;
 
 /** Text that already closed its clause. */
 const CLOSED = /[.,;:!?]$/;
+
+/**
+ * The text of a raised or lowered list of references once every reference went: the separators alone. None of the
+ * 1,497 WCXB dev pages writes such a `<sup>` or `<sub>` of its own (a period, which may close the sentence, is not
+ * one of them).
+ */
+const SEPARATORS_ONLY = /^[\s,;\u2013-]+$/;
+
+/** A `<sup>` or `<sub>` holding nothing but text, and that text separators only. */
+function bareReferences(el: Element): boolean {
+  return (el.name === 'sup' || el.name === 'sub') && el.children.every(isText) && SEPARATORS_ONLY.test(textOf(el));
+}
 
 /** Where text is the page's own characters, never tidied: code, and the raw text of a form field. */
 const VERBATIM: ReadonlySet<string> = new Set(['pre', 'code', 'textarea']);
@@ -37,18 +51,28 @@ function verbatim(node: AnyNode): boolean {
 
 /**
  * Removes the punctuation that opens a text right after a seam when the text before it needs none, or the space left
- * before a period or comma when it goes on; how many seams it tidied.
+ * before a period or comma when it goes on, and the `<sup>`s and `<sub>`s left holding separators only; how many
+ * seams and such marks it tidied.
  */
 export function dropOrphanPunctuation(root: ParentNode): number {
   const seams: Text[] = [];
+  const bare: Element[] = [];
   const stack: AnyNode[] = [...root.children];
   while (stack.length) {
     const node = stack.pop()!;
     if (isText(node)) {
       if (node.prev && isText(node.prev) && LEADING.test(node.data)) seams.push(node);
-    } else if (isTag(node)) for (const child of node.children) stack.push(child);
+    } else if (isTag(node)) {
+      if (bareReferences(node)) bare.push(node);
+      else for (const child of node.children) stack.push(child);
+    }
   }
   let count = 0;
+  for (const el of bare) {
+    if (verbatim(el)) continue;
+    detach(el);
+    count++;
+  }
   for (const text of seams) {
     if (verbatim(text)) continue;
     const before = textBefore(text);

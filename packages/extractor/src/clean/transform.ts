@@ -3,7 +3,7 @@ import { Document, hasChildren, isComment, isDirective, type AnyNode, type Eleme
 
 import { imageSource, imageSrcset, settleSource } from '../dom/lazy-images.js';
 import { selectSafe } from '../dom/select.js';
-import { largestCandidate, parseSrcset, resolveUrl } from '../dom/urls.js';
+import { largestCandidate, parseSrcset, resolveHref, resolveUrl } from '../dom/urls.js';
 import { detachAll, elements, relink } from '../dom/walk.js';
 import type { WarningSink } from '../page-warnings.js';
 import { absolutizeMediaUrls } from './media-urls.js';
@@ -184,6 +184,16 @@ export interface UrlPassCollect {
 }
 
 /**
+ * `imageSrcset`, written into `srcset` when it replaces a `data:` stand-in: the `html` format then shows what a
+ * browser shows once the lazy loader has run, as `img[src]` does (`settleSource`).
+ */
+function shownSrcset(attribs: Record<string, string>): string | undefined {
+  const srcset = imageSrcset(attribs);
+  if (srcset && attribs.srcset !== undefined && srcset !== attribs.srcset.trim()) attribs.srcset = srcset;
+  return srcset;
+}
+
+/**
  * Picks the largest `srcset` candidate (and lazy `data-*` sources) into `img[src]`, makes `img[src]`, `a[href]`
  * and, unless `collect.mediaAttributes` is false, the media attributes (`absolutizeMediaUrls`) absolute against
  * `base` (their queries in the document's `encoding`), and collects links and images on the way (those `collect`
@@ -221,13 +231,13 @@ export function absolutize(
     if (el.name === 'a' && attribs.href !== undefined) {
       const href = attribs.href.trim();
       let resolved = hrefs.get(href);
-      if (resolved === undefined && !hrefs.has(href)) hrefs.set(href, (resolved = resolveUrl(href, base, encoding)));
+      if (resolved === undefined && !hrefs.has(href)) hrefs.set(href, (resolved = resolveHref(href, base, encoding)));
       if (resolved) {
         attribs.href = resolved;
         if (collectLinks && !href.startsWith('#') && /^(https?|mailto):/i.test(resolved)) links.add(resolved);
       }
     } else if (el.name === 'img') {
-      const srcset = imageSrcset(attribs);
+      const srcset = shownSrcset(attribs);
       const src = imageSource(attribs);
       const candidates = srcset ? parseSrcset(srcset) : undefined;
       const best = candidates ? largestCandidate(candidates, src) : src;
@@ -242,8 +252,9 @@ export function absolutize(
           addImage(resolved);
         }
       }
-    } else if (collectImages && el.name === 'source' && attribs.srcset) {
-      for (const c of parseSrcset(attribs.srcset)) addImage(c.url);
+    } else if (el.name === 'source') {
+      const srcset = shownSrcset(attribs);
+      if (collectImages && srcset) for (const c of parseSrcset(srcset)) addImage(c.url);
     } else if (collectImages && el.name === 'video' && attribs.poster) {
       addImage(attribs.poster);
     }

@@ -2,6 +2,7 @@
 import { isTag, type AnyNode, type Element } from 'domhandler';
 
 import { isEmbed } from '../dom/embeds.js';
+import { imageSrcset } from '../dom/lazy-images.js';
 
 /**
  * Elements of `DROP_TAGS` that the pruned page keeps for the `images` format, which lists a `<picture>`'s
@@ -10,7 +11,7 @@ import { isEmbed } from '../dom/embeds.js';
  */
 export function keptForImages(el: Element): boolean {
   if (el.name === 'source')
-    return !!el.attribs['srcset'] && !!el.parent && isTag(el.parent) && el.parent.name === 'picture';
+    return !!imageSrcset(el.attribs) && !!el.parent && isTag(el.parent) && el.parent.name === 'picture';
   return el.name === 'video' && !!el.attribs['poster'];
 }
 

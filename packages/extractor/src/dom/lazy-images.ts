@@ -3,12 +3,16 @@
 
 /**
  * Where lazy-loading scripts keep an image's real URL until it scrolls into view: lazysizes, WordPress and most
- * themes (`data-src`), WP Rocket (`data-lazy-src`), jQuery Lazy Load (`data-original`). First present wins.
+ * themes (`data-src`), WP Rocket (`data-lazy-src`), jQuery Lazy Load (`data-original`), NitroPack
+ * (`nitro-lazy-src`). First present wins.
  */
-const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original'] as const;
+const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'nitro-lazy-src'] as const;
 
-/** The same for `srcset`: lazysizes (`data-srcset`), WP Rocket (`data-lazy-srcset`). */
-const LAZY_SRCSET = ['data-srcset', 'data-lazy-srcset'] as const;
+/** The same for `srcset`: lazysizes (`data-srcset`), WP Rocket (`data-lazy-srcset`), NitroPack (its own). */
+const LAZY_SRCSET = ['data-srcset', 'data-lazy-srcset', 'nitro-lazy-srcset'] as const;
+
+/** A URL only the page holds: a stand-in for the image while its lazy loader waits, or the image itself. */
+const DATA_URL = /^data:/i;
 
 function firstOf(attribs: Record<string, string>, names: readonly string[]): string | undefined {
   for (const name of names) {
@@ -25,7 +29,7 @@ function firstOf(attribs: Record<string, string>, names: readonly string[]): str
  */
 export function imageSource(attribs: Record<string, string>): string | undefined {
   const src = attribs.src?.trim();
-  if (src && !/^data:/i.test(src) && (settled.has(attribs) || !hasLazyMark(attribs))) return src;
+  if (src && !DATA_URL.test(src) && (settled.has(attribs) || !hasLazyMark(attribs))) return src;
   return firstOf(attribs, LAZY_SRC) ?? (src || undefined);
 }
 
@@ -63,10 +67,17 @@ function hasLazyMark(attribs: Record<string, string>): boolean {
  */
 export function lacksRealSource(attribs: Record<string, string>): boolean {
   const src = imageSource(attribs);
-  return !src || /^data:/i.test(src);
+  return !src || DATA_URL.test(src);
 }
 
-/** An `<img>`'s candidate list: `srcset`, else the one a lazy loader keeps aside. */
+/**
+ * An `<img>`'s or a `<source>`'s candidate list once its lazy loader has run, by `imageSource`'s rule: `srcset`,
+ * unless it is missing or a `data:` stand-in (NitroPack's empty SVG sized like the photo) and a lazy attribute holds
+ * the real one. A `data:` srcset with no lazy attribute is the image itself (a theme's 1×1 source that hides a
+ * logo on wide screens).
+ */
 export function imageSrcset(attribs: Record<string, string>): string | undefined {
-  return attribs.srcset?.trim() || firstOf(attribs, LAZY_SRCSET);
+  const srcset = attribs.srcset?.trim();
+  if (srcset && !DATA_URL.test(srcset)) return srcset;
+  return firstOf(attribs, LAZY_SRCSET) ?? (srcset || undefined);
 }

@@ -32,10 +32,10 @@ export function fillPictureImages(root: ParentNode): number {
     const kids = picture.children.filter(isTag);
     const img = kids.find((el) => el.name === 'img');
     if (!img || !lacksRealSource(img.attribs) || imageSrcset(img.attribs)) continue;
-    const sources = kids.filter((el) => el.name === 'source' && namesImage(el.attribs.srcset));
+    const sources = kids.filter((el) => el.name === 'source' && namesImage(imageSrcset(el.attribs)));
     const source = shownSource(sources);
     if (!source) continue;
-    img.attribs.srcset = source.attribs.srcset!.trim();
+    img.attribs.srcset = imageSrcset(source.attribs)!;
     count++;
   }
   return count;

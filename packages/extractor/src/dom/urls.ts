@@ -20,6 +20,21 @@ export function resolveUrl(raw: string, base: string, encoding?: string): string
 }
 
 /**
+ * A link's `href` resolved as a browser resolves it: `resolveUrl`, and an empty one names the document itself, its
+ * base URL without the fragment (reference §10.1 makes every `a[href]` absolute against the base).
+ */
+export function resolveHref(raw: string, base: string, encoding?: string): string | undefined {
+  if (raw.trim() !== '') return resolveUrl(raw, base, encoding);
+  try {
+    const url = new URL(base);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The document's base URL: the first `<base href>` resolved against the page URL (in the document's `encoding`),
  * else the page URL.
  */
