@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import Firecrawl, { type Document } from '@mendable/firecrawl-js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { writePdf } from '../packages/extractor/src/pdf/__fixtures__/write-pdf.ts';
 import type { FixtureServer } from '../fixtures/server.ts';
-import { CLI, ensureBuilt } from './cli-helpers.ts';
+import { ensureBuilt } from './cli-helpers.ts';
 import { startReceiver, until, type Receiver } from './helpers-batch.ts';
+import { connectMcpStdio } from './helpers/mcp-http.ts';
 import { startRouteSite } from './helpers/route-site.ts';
 import { serveCli, type ServeCli } from './helpers/serve-cli.ts';
 
@@ -109,17 +109,10 @@ describe('through crawlkit serve --extraction-budget 1', () => {
 
 describe('through crawlkit mcp --extraction-budget 1 (the MCP SDK client)', () => {
   let client: Client;
-  let stderr = '';
+  let stderr = () => '';
   beforeAll(async () => {
     const store = mkdtempSync(join(dir, 'mcp-'));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--store', store, '--engine', 'http', '--extraction-budget', '1'],
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    client = new Client({ name: 'crawlkit-test', version: '1.0.0' });
-    await client.connect(transport);
+    ({ client, stderr } = await connectMcpStdio(['--store', store, '--engine', 'http', '--extraction-budget', '1']));
   });
   afterAll(async () => {
     await client?.close();
@@ -135,7 +128,7 @@ describe('through crawlkit mcp --extraction-budget 1 (the MCP SDK client)', () =
     const url = `${site.url}/manual.pdf`;
     const scraped = await call('firecrawl_scrape', { url, formats: ['markdown'], maxAge: 0 });
     // Before: "… raise `extractionBudgetMs` to read the rest."
-    expect(scraped, stderr).toContain(MCP_CUT);
+    expect(scraped, stderr()).toContain(MCP_CUT);
     expect(scraped).not.toContain('extractionBudgetMs');
 
     const crawled = await call('firecrawl_crawl', { url, limit: 1, sitemap: 'skip', webhook: hook.url });
