@@ -35,6 +35,20 @@ const lever = (apply: string, more = '') =>
       `href="${apply}">Apply for this job</a></div></div></div>`,
   );
 
+/**
+ * A Workday-like posting as its script renders it: the title heading beside the description, both children of
+ * `#root`; `declared` adds the schema.org `JobPosting` such boards write.
+ */
+const workday = (declared: boolean) =>
+  html(
+    (declared
+      ? '<script type="application/ld+json">{"@context":"https://schema.org","@type":"JobPosting",' +
+        '"title":"Staff Data Engineer","datePosted":"2026-11-30"}</script>'
+      : '') +
+      '<div id="root"><h2 data-automation-id="jobPostingHeader">Staff Data Engineer</h2>' +
+      `<div data-automation-id="jobPostingDescription">${DESCRIPTION}</div></div>`,
+  ).replace('<title>Senior Backend Engineer - Acme</title>', '<title>Staff Data Engineer | Acme Careers</title>');
+
 let site: FixtureServer;
 let ck: Crawlkit;
 const send = (body: string) => (_req: unknown, res: ServerResponse) =>
@@ -47,6 +61,8 @@ beforeAll(async () => {
     '/acme/4822': send(lever('/acme/4822/apply', '<p>Read <a href="/acme/culture">how we work</a> first.</p>')),
     // a button leading elsewhere than below the page: a sign-up, a "get started" of a service page
     '/acme/4823': send(lever('/signup')),
+    '/job/staff-data-engineer': send(workday(true)),
+    '/job/staff-data-engineer-undeclared': send(workday(false)),
   });
   ck = new Crawlkit({ store: 'memory', engine: 'http' });
 });
@@ -72,5 +88,13 @@ describe('a job posting, main content only', () => {
   it('still drops a button beside other links of the content, or one leading elsewhere', async () => {
     expect((await scrape('/acme/4822')).markdown).not.toContain('Apply for this job');
     expect((await scrape('/acme/4823')).markdown).not.toContain('Apply for this job');
+  });
+
+  it("keeps a declared posting's title heading that sits beside the description, named by the page title (L6)", async () => {
+    // Before: `dropped outside-container h2 Staff Data Engineer`; the description alone.
+    const doc = await scrape('/job/staff-data-engineer');
+    expect(doc.markdown).toMatch(/^## Staff Data Engineer\n\nAcme builds the payments platform/);
+    // A page that declares no posting keeps its title heading out, as a story's (decisions.md).
+    expect((await scrape('/job/staff-data-engineer-undeclared')).markdown).not.toContain('Staff Data Engineer');
   });
 });
