@@ -17,10 +17,10 @@ import { Crawlkit, NAMED_FORMATS } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
-import { CLI, ensureBuilt, startCli } from './cli-helpers.ts';
+import { ensureBuilt, startCli } from './cli-helpers.ts';
 import { startReceiver, until } from './helpers-batch.ts';
 import { ok } from './helpers/crawl-site-run.ts';
-import { mcpUrlOf } from './helpers/mcp-http.ts';
+import { connectMcpStdio, mcpUrlOf } from './helpers/mcp-http.ts';
 
 const DOCS = fileURLToPath(new URL('../fixtures/docs-site', import.meta.url));
 const FIRECRAWL_MCP = fileURLToPath(new URL('../node_modules/firecrawl-mcp/dist/index.js', import.meta.url));
@@ -94,16 +94,16 @@ const WEBHOOK_SECRET = 'whsec-mcp';
 
 describe('crawlkit mcp over stdio', () => {
   let client: Client;
-  let stderr = '';
+  let stderr = () => '';
   beforeAll(async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'mcp', '--store', tempDir(), '--engine', 'http', '--webhook-secret', WEBHOOK_SECRET],
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    client = new Client({ name: 'crawlkit-test', version: '1.0.0' });
-    await client.connect(transport);
+    ({ client, stderr } = await connectMcpStdio([
+      '--store',
+      tempDir(),
+      '--engine',
+      'http',
+      '--webhook-secret',
+      WEBHOOK_SECRET,
+    ]));
   });
   afterAll(async () => {
     await client?.close();
@@ -136,7 +136,7 @@ describe('crawlkit mcp over stdio', () => {
 
   it('calls each tool: crawl, status, search, scrape, map, batch, batch status, credit usage', async () => {
     const crawl = await call(client, 'firecrawl_crawl', { url: `${site.url}/`, limit: 10, sitemap: 'skip' });
-    expect(crawl.isError, JSON.stringify(crawl.json) + stderr).toBe(false);
+    expect(crawl.isError, JSON.stringify(crawl.json) + stderr()).toBe(false);
     expect(crawl.json).toMatchObject({ success: true, status: 'completed' });
     expect(crawl.json.data).toHaveLength(8);
     const crawlId = crawl.json.id as string;
@@ -206,7 +206,7 @@ describe('crawlkit mcp over stdio', () => {
         webhook: hook.url,
         webhookHeaders: { 'x-agent': 'mcp-test' },
       });
-      expect(crawl.json, stderr).toMatchObject({ success: true, status: 'completed' });
+      expect(crawl.json, stderr()).toMatchObject({ success: true, status: 'completed' });
       await until(() => hook.events.some((e) => e.payload.type === 'crawl.completed'), 30_000);
       expect(hook.events.map((e) => e.payload.type)).toEqual(
         expect.arrayContaining(['crawl.started', 'crawl.page', 'crawl.completed']),

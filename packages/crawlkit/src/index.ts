@@ -39,6 +39,8 @@ export {
 export type { CrawlkitCodedError } from './errors.js';
 export { ERROR_CODES, httpStatusOf, isErrorCode } from './error-codes.js';
 export { unrecognizedKeysSentence } from './v2/parse.js';
+export { answerInOperatorWords, inOperatorWords, storedDocumentInOperatorWords } from './operator-words.js';
+export type { OptionNames } from './operator-words.js';
 export type { CrawlkitErrorCode, ErrorCodeInfo } from './error-codes.js';
 export type {
   ScrapeRequestInput,

@@ -23,7 +23,7 @@ import { searchOptionsSchema, type SearchOptions } from './search/options.js';
 import { refuseEngines, storeOptionSchema } from './extension-options.js';
 import { ENGINE_DEFAULTS } from './engine-defaults.js';
 import type { DeliverySettings } from './webhooks/dispatcher-options.js';
-import { webhookOptionsSchema } from './webhooks/webhook-options.js';
+import { webhookOptionsSchema, type WebhookOptions } from './webhooks/webhook-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
@@ -161,45 +161,7 @@ export interface CrawlkitOptions {
    * Webhook delivery settings.
    * @default {}
    */
-  webhooks?: {
-    /**
-     * HMAC-SHA256 secret: each delivery carries `X-Crawlkit-Signature: sha256=<hex>` (and the same value under
-     * `X-Firecrawl-Signature`) plus a timestamp signature; check them with `verifyWebhook()`.
-     * @default undefined (deliveries are unsigned)
-     */
-    secret?: string;
-    /**
-     * Time one delivery attempt may take, in milliseconds.
-     * @default 10000
-     */
-    timeoutMs?: number;
-    /**
-     * Time `close()` gives the events queued and not tried yet (a job's `completed`) and the attempts under way, in
-     * milliseconds; then it stops them. A stopped attempt counts as none: on a store on disk the event stays due and
-     * the next engine sends it; a memory store's are lost (a `WEBHOOK_EVENTS_DROPPED` warning names them).
-     * @default 2000
-     */
-    closeTimeoutMs?: number;
-    /**
-     * Attempts per event before it is given up and recorded in the job's errors (network errors, timeouts, 5xx,
-     * 408 and 429 are retried; other 4xx and URL-policy refusals give up at once). With the default delays, 22
-     * attempts span 511 s (~8.5 minutes) before the event is given up.
-     * @default 22
-     */
-    maxAttempts?: number;
-    /**
-     * Delay before the first retry in milliseconds; it doubles per attempt (1 s, 2 s, 4 s, ... with the default), up
-     * to `maxRetryDelayMs`. A 429 or 503 whose `Retry-After` asks for longer waits that long (up to `maxRetryDelayMs`).
-     * @default 1000
-     */
-    retryDelayMs?: number;
-    /**
-     * Longest delay between two attempts, in milliseconds: a receiver back from an outage gets its events within it
-     * (a job's events wait behind its first undelivered one).
-     * @default 30000 (30 seconds)
-     */
-    maxRetryDelayMs?: number;
-  };
+  webhooks?: WebhookOptions;
   /**
    * Resume unfinished jobs of the store as soon as the engine starts.
    * @default false

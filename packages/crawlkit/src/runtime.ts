@@ -211,6 +211,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
       maxAttempts: options.webhooks.maxAttempts,
       retryDelayMs: options.webhooks.retryDelayMs,
       maxRetryDelayMs: options.webhooks.maxRetryDelayMs,
+      optionNames: options.webhooks.optionNames,
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
       secrets: ctx.secrets,
       warning: bus.warning,

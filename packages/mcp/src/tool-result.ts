@@ -1,6 +1,7 @@
 /** A v2 answer as an MCP tool result. */
 import { readCaptureUrl } from '@crawlkit/actions';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { answerInOperatorWords } from 'crawlkit';
 
 import { cutToBudget, DEFAULT_ANSWER_CHARS, type ReadFrom } from './answer-budget.js';
 
@@ -16,9 +17,12 @@ export interface AnswerShape extends ReadFrom {
  * A v2 answer as a tool result: its JSON as text; a v2 error is the tool's error. Screenshots and PDFs (`data:` URLs:
  * a page's screenshot, its actions' screenshots and PDFs) follow the JSON as image and resource content, each named
  * in the JSON by its place, so that a model reads the image instead of its base64 (a full-page screenshot is
- * megabytes of text). A text or list longer than the budget allows is cut, with a note saying how to read on.
+ * megabytes of text). A text or list longer than the budget allows is cut, with a note saying how to read on. The
+ * engine options its error and warnings name are told as the MCP server's (`crawlkit mcp` flags): an agent cannot
+ * set them.
  */
-export function toolResult(value: unknown, shape: AnswerShape = {}): CallToolResult {
+export function toolResult(answer: unknown, shape: AnswerShape = {}): CallToolResult {
+  const value = typeof answer === 'object' && answer !== null ? answerInOperatorWords(answer, 'mcp') : answer;
   const failed = typeof value === 'object' && value !== null && (value as { success?: unknown }).success === false;
   const files: Content[] = [];
   const indent = 2;

@@ -1,9 +1,8 @@
 import { setImmediate } from 'node:timers';
 import { Readable } from 'node:stream';
 
+import { answerInOperatorWords } from 'crawlkit';
 import type { FastifyReply } from 'fastify';
-
-import { answerInServerWords } from './operator-options.js';
 
 /** Characters written between two turns of the event loop. */
 const PIECE_CHARS = 1024 * 1024;
@@ -28,11 +27,11 @@ async function* pieces(body: { data: readonly unknown[] }): AsyncGenerator<strin
  * Sends a 200 JSON answer whose `data` may hold ~10 MB of documents (a job's status page) in pieces, with a turn of
  * the event loop between them: Fastify's one `JSON.stringify` of four such pages at once held other requests for
  * seconds (issue 38). The bytes are those `JSON.stringify(body)` gives, the documents' warnings in server words
- * (`answerInServerWords`).
+ * (`answerInOperatorWords`).
  */
 export function sendPaged(reply: FastifyReply, body: { data: readonly unknown[] }): FastifyReply {
   return reply
     .code(200)
     .type('application/json; charset=utf-8')
-    .send(Readable.from(pieces(answerInServerWords(body))));
+    .send(Readable.from(pieces(answerInOperatorWords(body, 'serve'))));
 }

@@ -1,7 +1,11 @@
-import { httpStatusOf, unrecognizedKeysSentence, type CrawlkitErrorCode, type ErrorResponse } from 'crawlkit';
+import {
+  answerInOperatorWords,
+  httpStatusOf,
+  unrecognizedKeysSentence,
+  type CrawlkitErrorCode,
+  type ErrorResponse,
+} from 'crawlkit';
 import type { FastifyReply } from 'fastify';
-
-import { answerInServerWords } from './operator-options.js';
 
 function isErrorResponse(value: object): value is ErrorResponse {
   return (value as { success?: unknown }).success === false;
@@ -71,7 +75,7 @@ export function errorCodeOf(reply: FastifyReply): string | undefined {
  * upstream's shape, anything else with 200; the engine options its messages name told as the server's.
  */
 export function send(reply: FastifyReply, result: object): FastifyReply {
-  const answer = answerInServerWords(result);
+  const answer = answerInOperatorWords(result, 'serve');
   if (!isErrorResponse(answer)) return reply.code(200).send(answer);
   return sendError(reply, httpStatusOf(answer.code), answer.code, inVersionWords(reply, upstreamShape(answer)));
 }

@@ -1,5 +1,13 @@
 import { clearInterval, setImmediate, setInterval } from 'node:timers';
-import type { Crawlkit, Document, ErrorResponse, JobStatusResponse, Logger } from 'crawlkit';
+import {
+  answerInOperatorWords,
+  storedDocumentInOperatorWords,
+  type Crawlkit,
+  type Document,
+  type ErrorResponse,
+  type JobStatusResponse,
+  type Logger,
+} from 'crawlkit';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 
@@ -68,10 +76,10 @@ function sendFragment(socket: WebSocket, text: string, fin: boolean): Promise<vo
 
 /**
  * Sends the `catchup` of reference §13.10, the job's status with every document stored so far, as one message written
- * in fragments: the documents' JSON as stored (never parsed here), ~1 MiB at a time, each piece handed to the network
- * before the next is read. A session holds one piece, never the whole job (before: every catch-up built the whole job,
- * parsed, in memory; 8 of a 400 MB job took the server to 5.6 GB and held its loop for 55 s). Resolves with the number
- * of documents sent.
+ * in fragments: the documents' JSON as stored (parsed only where it names an engine option, whose warning is told in
+ * server words), ~1 MiB at a time, each piece handed to the network before the next is read. A session holds one
+ * piece, never the whole job (before: every catch-up built the whole job, parsed, in memory; 8 of a 400 MB job took the
+ * server to 5.6 GB and held its loop for 55 s). Resolves with the number of documents sent.
  */
 async function sendCatchup(
   ck: Crawlkit,
@@ -81,7 +89,7 @@ async function sendCatchup(
   reader: Reader,
 ): Promise<number> {
   const { data: _first, next: _next, ...fields } = found.status;
-  const head = JSON.stringify({ type: 'catchup', data: fields });
+  const head = JSON.stringify({ type: 'catchup', data: answerInOperatorWords(fields, 'serve') });
   // `{"type":"catchup","data":{...fields}}` opened before its last two braces to add the documents.
   let text = `${head.slice(0, -2)}${Object.keys(fields).length ? ',' : ''}"data":[`;
   let sent = 0;
@@ -89,7 +97,8 @@ async function sendCatchup(
     const page = await ck.readJobDocuments(id, { skip: sent, maxChars: CATCHUP_CHARS }, reader);
     if (!page.success) throw new Error(page.error);
     if (page.documents.length === 0) break;
-    text += `${sent > 0 ? ',' : ''}${page.documents.join(',')}`;
+    const documents = page.documents.map((json) => storedDocumentInOperatorWords(json, 'serve'));
+    text += `${sent > 0 ? ',' : ''}${documents.join(',')}`;
     sent += page.documents.length;
     await sendFragment(socket, text, false);
     text = '';
@@ -137,8 +146,10 @@ export function jobSocketHandler(ctx: SocketContext, preferred: Kind) {
   };
 }
 
+/** Sends `message`, the engine options its error or documents name told as the server's (as `respond`'s `send`). */
 function send(socket: WebSocket, message: Message): void {
-  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  const told = message.type === 'done' ? message : answerInOperatorWords(message, 'serve');
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(told));
 }
 
 /** Sends the last message and closes with `code`. */

@@ -87,7 +87,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
     ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
     ...(flags.parseRoot !== undefined ? { parseRoot: flags.parseRoot } : {}),
   };
-  const { options } = await engineSettings(ctx, flags, file, loopback);
+  const { options } = await engineSettings(ctx, flags, file, loopback, 'mcp');
   // as serve's: a file firecrawl_parse reads is one the engine's parse() takes
   if (parseFileLimit !== undefined) options.parseFileLimit = parseFileLimit;
   ctx.configure(options);

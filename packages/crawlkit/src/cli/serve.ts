@@ -75,19 +75,22 @@ export async function loadCommandPackage<T>(specifier: string, command: string):
 }
 
 /**
- * The engine settings `serve` (and `mcp`) add: the model, the webhook secret and delivery settings, the proxies, the
- * browser and `http` settings, the search provider, and the URL policy. On an interface other than loopback the policy
- * is strict unless one is given (`--url-policy`, `CRAWLKIT_URL_POLICY`, the file) or `--allow-private-networks` loosens
- * it: key holders must not reach the server's own network.
+ * The engine settings `serve` (and `mcp`, the `command`) add: the model, the webhook secret and delivery settings (its
+ * events naming the engine options as the command's answers do), the proxies, the browser and `http` settings, the
+ * search provider, and the URL policy. On an interface other than loopback the policy is strict unless one is given
+ * (`--url-policy`, `CRAWLKIT_URL_POLICY`, the file) or `--allow-private-networks` loosens it: key holders must not
+ * reach the server's own network.
  */
 export async function engineSettings(
   ctx: CommandContext,
   flags: ServeConfigFlags & ProviderFlags & Pick<ListenFlags, 'allowPrivateNetworks'>,
   file: ServeFile,
   loopback: boolean,
+  command: 'serve' | 'mcp',
 ): Promise<{ options: CrawlkitOptions; notes: string[] }> {
   const env = process.env;
-  const options: CrawlkitOptions = { resumeJobs: true, runSchedules: true };
+  // A webhook's receiver cannot set the engine's options either: its events name them as the command's answers do.
+  const options: CrawlkitOptions = { resumeJobs: true, runSchedules: true, webhooks: { optionNames: command } };
   const notes: string[] = [];
   const llm = resolveLlmSettings(flags, env, file);
   if (llm) {
@@ -95,7 +98,7 @@ export async function engineSettings(
     notes.push(`model ${llm.model} at ${llm.baseUrl}`);
   }
   const secret = resolveWebhookSecret(flags, env, file);
-  if (file.webhooks) options.webhooks = { ...file.webhooks };
+  if (file.webhooks) options.webhooks = { ...options.webhooks, ...file.webhooks };
   if (secret) {
     options.webhooks = { ...options.webhooks, secret };
     notes.push('webhooks signed');
@@ -168,7 +171,7 @@ async function serveWith(
   const keys = apiKeys(flags, file);
   const server = serverModule ?? (await loadCommandPackage<ServerModule>('@crawlkit/server', 'serve'));
   const redis = await useRedis(ctx, flags, file);
-  const { options, notes } = await engineSettings(ctx, flags, file, server.isLoopbackHost(host));
+  const { options, notes } = await engineSettings(ctx, flags, file, server.isLoopbackHost(host), 'serve');
   const jobResultTtlMs = integerFlag('--job-ttl', flags.jobTtl) ?? file.jobResultTtlMs;
   if (jobResultTtlMs !== undefined) options.jobResultTtlMs = jobResultTtlMs;
   const resumeScanMs = integerFlag('--resume-scan', flags.resumeScan) ?? file.resumeScanMs;

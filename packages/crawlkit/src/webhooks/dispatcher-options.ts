@@ -1,5 +1,6 @@
 import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { Delivery, SecretBox, Store } from '@crawlkit/store';
+import type { OptionNames } from '../operator-words.js';
 import type { TellWarning } from '../warning-codes.js';
 
 /** The answer to one delivery POST: its status and headers (names lower-cased). */
@@ -45,6 +46,8 @@ export interface DeliverySettings {
   retryDelayMs: number;
   /** Longest delay between two attempts, in milliseconds. */
   maxRetryDelayMs: number;
+  /** How an event names the engine options its messages mention (`WebhookOptions.optionNames`). */
+  optionNames: OptionNames;
 }
 
 export interface DispatcherOptions extends DeliverySettings {

@@ -2,6 +2,7 @@ import { clearImmediate, clearTimeout, setImmediate, setTimeout } from 'node:tim
 import type { Delivery, Store } from '@crawlkit/store';
 
 import { openHeaders } from '../jobs/job-secrets.js';
+import { answerInOperatorWords } from '../operator-words.js';
 
 import { storeFaultDelay } from '../store-faults.js';
 import { threadCpuMs } from '../thread-cpu.js';
@@ -339,7 +340,7 @@ export class WebhookDispatcher {
     const delivery = this.#unrecorded.view(head);
     const stored = this.#unreadable.decode(store, delivery);
     if (!stored) return false;
-    const body = JSON.stringify(stored.body);
+    const body = JSON.stringify(answerInOperatorWords(stored.body, this.#options.optionNames));
     const attempts = delivery.attempts + 1;
     let error: string;
     let retryAfterMs: number | undefined;

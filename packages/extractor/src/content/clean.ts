@@ -30,6 +30,7 @@ import { dropRepeats } from './repeats.js';
 import { dropFurnitureSection, isListLabel, type SectionContext } from './sections.js';
 import { ShortTexts } from './short-texts.js';
 import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
+import { isSoleAction } from './sole-action.js';
 import type { PageAddress } from './site-links.js';
 import { dropSiteCards } from './site-cards.js';
 import { dropStoryRails } from './story-rails.js';
@@ -114,7 +115,7 @@ export function cleanContainer(
       continue;
     }
     const furniture = furnitureRule(el, m, total, texts, kind === 'qa');
-    if (furniture && !ruleOff(furniture)) {
+    if (furniture && !ruleOff(furniture) && !(furniture === 'link-button' && isSoleAction(el, container, address))) {
       doomed.drop(el, furniture);
       continue;
     }

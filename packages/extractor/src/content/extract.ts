@@ -7,9 +7,10 @@ import { compactByline } from './byline.js';
 import { findCandidate } from './candidate.js';
 import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
 import { cleanContainer, type PageFacts } from './clean.js';
-import { declaredKind } from './kind.js';
+import { declaredKind, declaresJobPosting } from './kind.js';
 import { findLede, GRID_INTRO, isShortIntro } from './lede.js';
 import { findListHeading } from './list-heading.js';
+import { documentTitle, findTitleHeading } from './title-heading.js';
 import { measureTree, type Measures } from './measure.js';
 import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
@@ -111,6 +112,8 @@ export function traceMainContent(
     return out;
   };
   const kind = declaredKind(document);
+  // a job posting's title, for the heading the walk leaves beside the posting
+  const postingTitle = declaresJobPosting(document) ? documentTitle(document) : '';
   // where the page is and what its links resolve against (its `<base href>`), read once
   const address = url ? (pageAddress(url, baseUrlOf(document, url)) ?? undefined) : undefined;
   const articleCommentsMinRest = kind === 'article' ? ARTICLE_COMMENTS_MIN_REST : null;
@@ -177,9 +180,13 @@ export function traceMainContent(
   let lede = ruleOff('lede') ? [] : findLede(best, measures, grids ? GRID_INTRO : undefined);
   if (grids && lede.length && isShortIntro(lede, measures) && !isGridContainer(best, measures, grids)) lede = [];
   for (const el of lede) trace?.mark(el, 'lede');
-  const heading = ruleOff('list-heading') ? null : findListHeading(body, best, measures, grids, lede);
+  const listHeading = ruleOff('list-heading') ? null : findListHeading(body, best, measures, grids, lede);
+  const at = lede[0] ?? best;
+  const titleHeading =
+    listHeading || !isTag(at) || ruleOff('title-heading') ? null : findTitleHeading(at, postingTitle, measures);
+  const heading = listHeading ?? titleHeading;
   if (heading) {
-    trace?.mark(heading, 'list-heading');
+    trace?.mark(heading, listHeading ? 'list-heading' : 'title-heading');
     lede = [heading, ...lede.filter((el) => !contains(el, heading) && !contains(heading, el))];
   }
   return done(faq ? [...lede, best, faq] : [...lede, best], 'container');

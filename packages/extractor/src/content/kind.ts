@@ -61,3 +61,25 @@ function scriptText(el: Element): string {
   for (const c of el.children) if (isText(c)) out += c.data;
   return out;
 }
+
+/** schema.org's job posting, in JSON-LD or microdata. */
+const POSTING_TYPE = /"@type"\s*:\s*\[?\s*"JobPosting"/;
+const POSTING_MICRODATA = /schema\.org\/JobPosting\b/i;
+
+/** Whether the page declares itself a job posting (a schema.org `JobPosting`, in JSON-LD or microdata). */
+export function declaresJobPosting(document: Document): boolean {
+  const stack: AnyNode[] = [...document.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    const itemtype = node.attribs['itemtype'];
+    if (itemtype !== undefined && POSTING_MICRODATA.test(itemtype)) return true;
+    if (node.name === 'script') {
+      if (node.attribs['type']?.toLowerCase() === 'application/ld+json' && POSTING_TYPE.test(scriptText(node)))
+        return true;
+      continue;
+    }
+    for (const c of node.children) stack.push(c);
+  }
+  return false;
+}

@@ -31,6 +31,8 @@ export type KeepRule =
   | 'lede'
   /** a list page's one `<h1>` just above the list, table or grid chosen as the container (`list-heading.ts`) */
   | 'list-heading'
+  /** a job posting's heading just before the container (or its intro), named by the page title (`title-heading.ts`) */
+  | 'title-heading'
   /** the page's `<main>` holding the headline of a story its HTML does not hold (`extract.ts`) */
   | 'story-shell'
   /** the block holding the page's one `<h1>`, chosen where no block dominates (`select.ts`) */

@@ -93,6 +93,7 @@ const KEEP_REASONS: Record<ExplainKeepRule, string> = {
   'item-grid': 'a grid of items above a longer block of prose (a collection above its description)',
   lede: "the story's intro between its title and the container",
   'list-heading': "a list page's one <h1>, just above the list, table or grid chosen as the main content",
+  'title-heading': "a job posting's title heading, just before the main content, which the page title names",
   'story-shell': "a story page's <main> holding its headline but not its story (a script fills it): the rest is rails",
   'title-block': "the block holding the page's title, chosen over the rails and asides beside it",
   byline: 'a part of the byline, kept as one line ("By Jane Doe · March 3, 2025")',
