@@ -31,7 +31,8 @@ const NOTES =
   '<a href="#notes" aria-hidden="true">22</a></sup> It floats in a storm.<sup> <a href="#notes" aria-hidden="true">' +
   '3</a>, <a href="#notes" aria-hidden="true">4</a>; <a href="#notes" aria-hidden="true">5</a></sup></p>' +
   '<p>Launched on the 1<sup>st</sup> of May<sup>†</sup>, it burns less than a ton of CO<sub>2</sub> a year.' +
-  '<sup><a href="#notes" aria-hidden="true">7</a>.</sup></p>';
+  '<sup><a href="#notes" aria-hidden="true">7</a>.</sup></p>' +
+  '<p>Its ballast water is kept alkaline, its OH<sup>-</sup> ions outnumbering H<sub>3</sub>O<sup>+</sup>.</p>';
 
 const env = useFixtureEngine({
   server: () =>
@@ -73,6 +74,7 @@ describe('punctuation left by a dropped element', () => {
     expect(doc.markdown).toContain('for a better grip. It floats in a storm.\n');
     expect(doc.markdown).toContain('Launched on the 1<sup>st</sup> of May<sup>†</sup>, it burns less than a ton of');
     expect(doc.markdown).toContain('CO<sub>2</sub> a year.<sup>.</sup>');
+    expect(doc.markdown).toContain('its OH<sup>-</sup> ions outnumbering H<sub>3</sub>O<sup>+</sup>.');
     expect(doc.markdown).not.toMatch(/<sup>[\s,;]*<\/sup>/);
   });
 });

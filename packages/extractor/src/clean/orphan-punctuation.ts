@@ -21,11 +21,11 @@ const TIGHT = /^[.,]/;
 const CLOSED = /[.,;:!?]$/;
 
 /**
- * The text of a raised or lowered list of references once every reference went: the separators alone. None of the
- * 1,497 WCXB dev pages writes such a `<sup>` or `<sub>` of its own (a period, which may close the sentence, is not
- * one of them).
+ * The text of a raised or lowered list of references once every reference went: the separators alone, a comma or a
+ * semicolon among them. None of the 1,497 WCXB dev pages writes such a `<sup>` or `<sub>` of its own. A period may
+ * close the sentence, and a lone dash is an ion's charge (`OH<sup>-</sup>`): neither is one.
  */
-const SEPARATORS_ONLY = /^[\s,;\u2013-]+$/;
+const SEPARATORS_ONLY = /^[\s\u2013-]*[,;][\s,;\u2013-]*$/;
 
 /** A `<sup>` or `<sub>` holding nothing but text, and that text separators only. */
 function bareReferences(el: Element): boolean {
