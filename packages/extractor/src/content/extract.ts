@@ -7,7 +7,7 @@ import { compactByline } from './byline.js';
 import { findCandidate } from './candidate.js';
 import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
 import { cleanContainer, type PageFacts } from './clean.js';
-import { declaredKind, declaresJobPosting } from './kind.js';
+import { pageDeclarations } from './kind.js';
 import { findLede, GRID_INTRO, isShortIntro } from './lede.js';
 import { findListHeading } from './list-heading.js';
 import { documentTitle, findTitleHeading } from './title-heading.js';
@@ -111,9 +111,10 @@ export function traceMainContent(
     if (trace) out.keptBy = trace.textByRule(out.document, source);
     return out;
   };
-  const kind = declaredKind(document);
+  const declared = pageDeclarations(document);
+  const kind = declared.kind;
   // a job posting's title, for the heading the walk leaves beside the posting
-  const postingTitle = declaresJobPosting(document) ? documentTitle(document) : '';
+  const postingTitle = declared.jobPosting ? documentTitle(document) : '';
   // where the page is and what its links resolve against (its `<base href>`), read once
   const address = url ? (pageAddress(url, baseUrlOf(document, url)) ?? undefined) : undefined;
   const articleCommentsMinRest = kind === 'article' ? ARTICLE_COMMENTS_MIN_REST : null;

@@ -3,6 +3,7 @@ import { isTag, type Element } from 'domhandler';
 
 import { ownCopy } from '../dom/own-copy.js';
 import { isItemHeader } from './item-header.js';
+import { isJobPostingType } from './kind.js';
 import { isQuoteAside } from './quote-asides.js';
 import { CHROME_WORDS } from './phrases/class-words.js';
 import { anyOf } from './phrases/phrase-table.js';
@@ -338,13 +339,10 @@ export function looksLikeItemBody(el: Element): boolean {
   return namesMatch(el, ITEM_BODY);
 }
 
-/** A schema.org `JobPosting` item type (microdata's `itemtype`, `http` or `https`). */
-const JOB_POSTING_TYPE = /(?:^|\s)https?:\/\/schema\.org\/JobPosting(?:\s|$)/i;
-
 /** Whether the element's item (its nearest `itemscope` ancestor) is a `JobPosting`. */
 function describesJobPosting(el: Element): boolean {
   for (let p = el.parent; p && isTag(p); p = p.parent) {
-    if (p.attribs['itemscope'] !== undefined) return JOB_POSTING_TYPE.test(p.attribs['itemtype'] ?? '');
+    if (p.attribs['itemscope'] !== undefined) return isJobPostingType(p.attribs['itemtype'] ?? '');
   }
   return false;
 }

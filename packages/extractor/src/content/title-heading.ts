@@ -1,8 +1,9 @@
 // A job posting's title heading that the container walk left beside the block it chose: a rendered posting's
 // `#root > h2` beside `#root > div`. Only on a page declaring a `JobPosting`: a story's or a thread's title beside its
 // body stays out (the references leave it out; `metadata.title` has it; decisions.md).
-import { isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
+import { isTag, type AnyNode, type Document, type Element } from 'domhandler';
 
+import { textOf } from '../dom/walk.js';
 import type { Measures } from './measure.js';
 
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3']);
@@ -12,11 +13,6 @@ const MIN_HEADING = 8;
 const HEADING_SHARE = 0.6;
 
 const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
-
-function textOf(node: AnyNode): string {
-  if (isText(node)) return node.data;
-  return isTag(node) ? node.children.map(textOf).join('') : '';
-}
 
 /** The document's `<title>`, as `norm` writes it; '' when it has none. */
 export function documentTitle(document: Document): string {
