@@ -83,6 +83,7 @@ export default defineConfig({
       '@crawlkit/frontier': src('frontier'),
       '@crawlkit/store/conformance': fileURLToPath(new URL('./packages/store/src/conformance.ts', import.meta.url)),
       '@crawlkit/store/text-digest': fileURLToPath(new URL('./packages/store/src/text-digest.ts', import.meta.url)),
+      '@crawlkit/store/search-terms': fileURLToPath(new URL('./packages/store/src/search-terms.ts', import.meta.url)),
       '@crawlkit/store': src('store'),
       '@crawlkit/redis': src('redis'),
       '@crawlkit/server': src('server'),

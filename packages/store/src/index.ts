@@ -29,7 +29,7 @@ export type { ParsedQuery, QueryTerm, SearchTerms } from './search/query.js';
 export { hostMatches, searchHost } from './search/hosts.js';
 export { newestOnly, searchPostings } from './search/postings.js';
 export type { EntryMeta, Postings, PostingSource } from './search/postings.js';
-export { termCounts, searchableText } from './search/entry.js';
+export { countTerms, termCounts, searchableText } from './search/entry.js';
 export { searchTextDigest, MAX_TEXT } from './text-digest.js';
 export type { ColumnHits, TermCounts } from './search/entry.js';
 export {
@@ -89,6 +89,7 @@ export type {
   SearchQuery,
   SearchHit,
   SearchText,
+  CountedTerms,
 } from './types.js';
 export type {
   CrawlkitBackend,

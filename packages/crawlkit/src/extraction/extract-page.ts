@@ -14,6 +14,7 @@ import {
   type PdfContent,
 } from '@crawlkit/extractor';
 import { ocrPdf } from '@crawlkit/documents';
+import { countTerms } from '@crawlkit/store/search-terms';
 import { searchTextDigest } from '@crawlkit/store/text-digest';
 import { decodeText } from '@crawlkit/fetcher/analysis';
 
@@ -22,6 +23,7 @@ import { clientRenderedPage } from './client-rendered.js';
 import { budgetCutWarning, documentExtraction } from './document-extraction.js';
 import { emptyPdfWarning } from './empty-pdf.js';
 import { markdownText } from '../search/markdown-text.js';
+import { searchHead } from '../search/search-head.js';
 import { pdfReadReporter } from './pdf-progress.js';
 import type { Extraction, ExtractionInput, ExtractionRequest, ExtractionSettings, PdfMode } from './extraction.js';
 
@@ -218,6 +220,10 @@ export async function extractPageInput(request: ExtractionRequest): Promise<Extr
   if (request.settings.searchText) {
     extraction.searchText = markdownText(extraction.markdown ?? '');
     extraction.searchTextDigest = searchTextDigest(extraction.searchText);
+    if (request.settings.searchTerms) {
+      const head = searchHead(extraction.metadata);
+      extraction.searchTerms = { ...head, ...countTerms({ url: '', ...head, text: extraction.searchText }) };
+    }
   }
   return extraction;
 }

@@ -5,6 +5,9 @@
 import type { AttributeSelector, AttributeValues, ExplainedPage } from '@crawlkit/extractor';
 import type { UndecodedText } from '@crawlkit/fetcher/analysis';
 import type { ExtractionWarning } from '@crawlkit/extractor/page-warnings';
+import type { CountedTerms } from '@crawlkit/store/search-terms';
+
+import type { SearchHead } from '../search/search-head.js';
 
 /**
  * What a page is, for extraction: decided on the main thread from its content type and first bytes
@@ -74,6 +77,8 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
   collectLinks: boolean;
   /** Also the page's text for the search index (`markdownText` of its markdown), made in the worker. */
   searchText?: boolean;
+  /** With `searchText`, also its terms counted (`countTerms`), for an index that counts them as it writes. */
+  searchTerms?: true;
   /** Also every block's verdict (`explainPage`), while `DEBUG=crawlkit:explain` or its channel listens. */
   explain?: true;
 }
@@ -118,6 +123,8 @@ export interface Extraction {
   searchText?: string;
   /** `searchTextDigest(searchText)`, made beside it (the store's thread need not hash the page). */
   searchTextDigest?: string;
+  /** `searchText`'s terms with the title and description they were counted with, when `settings.searchTerms`. */
+  searchTerms?: CountedTerms & SearchHead;
   /** Set when the extraction budget cut the full extraction: the result is the page's plain text. */
   cut?: true;
 }

@@ -29,6 +29,7 @@ const NOT_SHAPING_MARKDOWN = new Set<string>([
   'attributes',
   'collectLinks',
   'searchText',
+  'searchTerms',
   'explain',
 ]);
 

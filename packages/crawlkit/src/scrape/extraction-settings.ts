@@ -9,13 +9,13 @@ import type { PageScrapeRequest } from './types.js';
 
 /**
  * How to extract the page for `request`: what its formats need, and its content options. `indexed`: the page's text
- * goes to the search index, which reads its markdown whatever the formats. `markdown` asks for the main content as
- * markdown whatever the formats (a crawl's change feed hashes it).
+ * goes to the search index, which reads its markdown whatever the formats (`'counted'`: with its terms counted).
+ * `markdown` asks for the main content as markdown whatever the formats (a crawl's change feed hashes it).
  */
 export function extractionSettings(
   request: PageScrapeRequest,
   collectLinks: boolean,
-  indexed = false,
+  indexed: boolean | 'counted' = false,
   markdown = false,
 ): ExtractionSettings {
   const pdf = request.parsers.find((p) => p.type === 'pdf');
@@ -38,6 +38,7 @@ export function extractionSettings(
   if (request.markdownOptions?.embeds) settings.markdownEmbeds = true;
   // Made in the worker: the main thread, which writes the store, is the crawl's bottleneck.
   if (indexed) settings.searchText = true;
+  if (indexed === 'counted') settings.searchTerms = true;
   return settings;
 }
 
@@ -92,7 +93,7 @@ export function scrapeExtractionSettings(state: ScrapeState): ExtractionSettings
     settings = extractionSettings(
       state.request,
       state.context.collectLinks === true,
-      indexesPage(state),
+      indexesPage(state) && (state.store!.search!.countsAhead === true ? 'counted' : true),
       state.context.hashContent === true,
     );
     if (explanationWanted()) settings.explain = true;

@@ -79,12 +79,12 @@ export function writeStoredExtraction(
 }
 
 /**
- * What is kept of an extraction: all of it but its search text when its digest comes with it. That text is its
- * markdown's (`markdownText`), made again only if the store reads it (a text its index does not hold yet), and was
- * half of each kept entry, read and parsed for every page a recrawl confirms.
+ * What is kept of an extraction: all of it but its search text when its digest comes with it, and that text's
+ * counted terms. That text is its markdown's (`markdownText`), made again only if the store reads it (a text its
+ * index does not hold yet), and was half of each kept entry, read and parsed for every page a recrawl confirms.
  */
 function keptPart(extraction: Extraction): Extraction {
   if (extraction.searchText === undefined || extraction.searchTextDigest === undefined) return extraction;
-  const { searchText: _made, ...kept } = extraction;
+  const { searchText: _made, searchTerms: _counted, ...kept } = extraction;
   return kept;
 }

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { parseSearchQuery, type JobStatusRead } from '@crawlkit/store';
+import { countTerms, parseSearchQuery, type JobStatusRead } from '@crawlkit/store';
 import { describeStoreConformance } from '@crawlkit/store/conformance';
 
 import { testRedis } from '../../../../test/setup/redis.ts';
 import { createRedisStore, type RedisStore } from './redis-store.js';
+import { entryArgs } from './search.js';
 
 const testRedisUrl = await testRedis();
 
@@ -188,6 +189,22 @@ describe.skipIf(!testRedisUrl)('Redis store', () => {
     await store.pages.deleteByUrl(page);
     expect(await find('garden')).toEqual([]);
     expect((await store.client.keys(key('*'))).sort()).toEqual([key('n'), key('rule')]);
+  });
+
+  it("indexes a text by the terms its writer counted (`counted`), written as the store's own count", async () => {
+    const store = await open();
+    expect(store.search!.countsAhead).toBe(true);
+    const texts = [
+      { url: 'https://example.com/a', title: 'Orchard', description: 'Apples', text: 'Ripe apples fall. Apples!' },
+      { url: 'https://example.com/b', title: '果园', description: '', text: '苹果成熟了，苹果落下。' },
+      { url: 'https://example.com/c', title: '', description: 'x'.repeat(5_000), text: 'y '.repeat(300_000) },
+    ];
+    for (const text of texts) expect(entryArgs(1, { ...text, counted: countTerms(text) })).toEqual(entryArgs(1, text));
+    // The counts are the writer's: a text counted by other words is found by those.
+    const other = { ...texts[0]!, text: 'Quiet pears.' };
+    const misCounted = { ...texts[0]!, url: 'https://example.com/d', counted: countTerms(other) };
+    await store.pages.put({ key: 'd', url: misCounted.url, cachedAt: Date.now(), value: 'v', search: misCounted });
+    expect(await finds(store)('pears')).toEqual(['https://example.com/d']);
   });
 
   it('is not ephemeral, reports its kind and rejects after close', async () => {

@@ -5,7 +5,7 @@ import {
   searchTextDigest,
   searchHost,
   searchPostings,
-  termCounts,
+  countTerms,
   type ColumnHits,
   type EntryMeta,
   type Postings,
@@ -43,11 +43,8 @@ function entryOf(text: SearchText): Entry {
   let entry = made.get(text);
   if (entry) return entry;
   const kept = searchableText(text);
-  const counts = termCounts(kept);
-  const postings = [...counts.terms]
-    .map(([term, hits]) => `${term} ${hits.join(',')}|${counts.positions.get(term)!}`)
-    .join('\n');
-  entry = { doc: documentId(kept, text.textDigest), length: counts.length, kept, postings };
+  const { length, postings } = text.counted ?? countTerms(text);
+  entry = { doc: documentId(kept, text.textDigest), length, kept, postings };
   made.set(text, entry);
   return entry;
 }
@@ -91,6 +88,8 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
   readonly #redis: ScriptRunner;
   /** Set once the index's terms are this version's (`#termsByThisRule`). */
   #ruled: Promise<void> | undefined;
+  /** The page and task scripts write a text's postings with it: counted on the caller's thread otherwise. */
+  readonly countsAhead = true;
 
   constructor(life: Lifecycle, redis: ScriptRunner) {
     this.#life = life;

@@ -23,6 +23,22 @@ export interface SearchText {
    * that writes the store); computed by the store otherwise. A wrong digest makes the index show another page's text.
    */
   textDigest?: string;
+  /**
+   * `countTerms(this text)`, when the caller counted them (crawlkit does in the extraction worker, for an index whose
+   * `countsAhead` is set); counted by the store otherwise. Wrong counts make the index find the page by other words.
+   */
+  counted?: CountedTerms;
+}
+
+/** A text's terms as an index that writes postings keeps them (`countTerms`): made once, off the store's thread. */
+export interface CountedTerms {
+  /** Terms in all columns. */
+  length: number;
+  /**
+   * One line a term: `term hits|positions`, the hits per column comma-separated and the positions as
+   * `encodePositions` writes them.
+   */
+  postings: string;
 }
 
 export interface SearchQuery {
@@ -71,4 +87,10 @@ export interface SearchIndex {
   search(query: SearchQuery): Promise<SearchHit[]>;
   /** Entries indexed: page cache entries and job results with text. */
   count(): Promise<number>;
+  /**
+   * Set when the index counts a text's terms as it is written (Redis), so a caller with a thread to spare counts
+   * them beforehand (`SearchText.counted`).
+   * @default false
+   */
+  readonly countsAhead?: boolean;
 }

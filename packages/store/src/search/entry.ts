@@ -1,4 +1,4 @@
-import type { SearchText } from '../contracts/search.js';
+import type { CountedTerms, SearchText } from '../contracts/search.js';
 import { SEARCH_COLUMNS } from './ranking.js';
 import { MAX_TEXT } from '../text-digest.js';
 import { encodePositions, termPositions, type ColumnPositions } from './positions.js';
@@ -29,6 +29,17 @@ export function termCounts(text: SearchText): TermCounts {
     positions.set(term, encodePositions(at));
   }
   return { length: columns.reduce((sum, column) => sum + column.length, 0), terms: counts, positions };
+}
+
+/** The terms of the text the index keeps of `text` (`searchableText`), as `CountedTerms`. */
+export function countTerms(text: SearchText): CountedTerms {
+  const counts = termCounts(searchableText(text));
+  let postings = '';
+  for (const [term, hits] of counts.terms) {
+    if (postings) postings += '\n';
+    postings += `${term} ${hits.join(',')}|${counts.positions.get(term)!}`;
+  }
+  return { length: counts.length, postings };
 }
 
 /**

@@ -5,6 +5,11 @@ import { indexesPage } from '../extraction-settings.js';
 import { pageGone } from '../page-status.js';
 import type { ScrapeStage } from '../scrape-state.js';
 import { markdownText } from '../../search/markdown-text.js';
+import { searchHead, type SearchHead } from '../../search/search-head.js';
+
+function sameHead(a: SearchHead, b: SearchHead): boolean {
+  return a.title === b.title && a.description === b.description;
+}
 
 /**
  * The page's text for the store's search index (title, description, main content), when the store keeps one and
@@ -25,14 +30,8 @@ export const searchTextStage: ScrapeStage = {
       return;
     }
     if (status >= 400) return;
-    const { metadata, markdown, searchText, searchTextDigest: digest } = state.extraction;
-    const text = (value: unknown) =>
-      typeof value === 'string' ? value : Array.isArray(value) ? String(value[0] ?? '') : '';
-    const head = {
-      url,
-      title: text(metadata.title) || text(metadata.ogTitle),
-      description: text(metadata.description) || text(metadata.ogDescription),
-    };
+    const { metadata, markdown, searchText, searchTextDigest: digest, searchTerms } = state.extraction;
+    const head = { url, ...searchHead(metadata) };
     if (searchText === undefined && digest !== undefined) {
       // A kept extraction (`stored-extraction.ts`) keeps the digest, not the text: the store reads the text only if
       // its index does not hold it yet, and then it is made from the markdown, as the extraction worker made it.
@@ -51,5 +50,9 @@ export const searchTextStage: ScrapeStage = {
     const body = searchText ?? markdownText(markdown ?? '');
     // Hashed once for the cache entry and the job result, which both keep this text.
     state.searchText = { ...head, text: body, textDigest: digest ?? searchTextDigest(body) };
+    // Counted by the worker from the same text and head (a stage since may have set the page's title).
+    if (searchTerms && searchText !== undefined && sameHead(searchTerms, head)) {
+      state.searchText.counted = { length: searchTerms.length, postings: searchTerms.postings };
+    }
   },
 };
