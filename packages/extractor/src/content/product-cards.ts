@@ -1,9 +1,10 @@
 // Rows of priced product cards beside a page's content: "Frequently bought together", "Customers also viewed",
 // "Get everything you need" carousels on product pages, promoted products above a category's grid.
-import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+import { isTag, type AnyNode, type Element } from 'domhandler';
 
+import { textOf } from '../dom/walk.js';
 import type { Measure, Measures } from './measure.js';
-import { hasImage, linksAway, shapeOf } from './tags.js';
+import { hasImage, linksAway, PICTURE_TAGS, shapeOf } from './tags.js';
 import type { Doomed } from './trace.js';
 
 /** A card holds at most this many characters: a product's name, its price, a rating. */
@@ -75,27 +76,28 @@ function isCardRow(el: Element, m: Measure, measures: Measures): boolean {
   return false;
 }
 
-/** A card shows a price and links away, with a picture inside a link or most of its text in links; no `<h1>`. */
+/**
+ * A card shows a price and links away, with a picture inside a link, or a picture beside a link without text laid
+ * over the card (named by its `aria-label`: the whole card is the link), or most of its text in links; no `<h1>`.
+ */
 function isProductCard(card: Element, m: Measure): boolean {
   let away = false;
   let pictured = false;
-  let priced = false;
+  let overlaid = false;
+  let image = false;
   const stack: AnyNode[] = [card];
   while (stack.length) {
     const n = stack.pop()!;
-    if (isText(n)) {
-      if (!priced && PRICE.test(n.data)) priced = true;
-      continue;
-    }
     if (!isTag(n)) continue;
     if (n.name === 'h1') return false;
-    if (n.name === 'a') {
-      if (linksAway(n)) {
-        away = true;
-        if (hasImage(n)) pictured = true;
-      }
+    if (PICTURE_TAGS.has(n.name)) image = true;
+    if (n.name === 'a' && linksAway(n)) {
+      away = true;
+      if (hasImage(n)) pictured = true;
+      else if (!textOf(n)) overlaid = true;
     }
     for (const c of n.children) stack.push(c);
   }
-  return away && priced && (pictured || m.link >= 0.5 * m.text);
+  // the price is read in the card's whole text: shops split it over elements (`<span>$</span><span>379</span>`)
+  return away && (pictured || (overlaid && image) || m.link >= 0.5 * m.text) && PRICE.test(textOf(card));
 }
