@@ -94,6 +94,17 @@ describe('rows of priced product cards', () => {
     expectOnly(markdown, ['Home office in a loft, number 0', 'Home office in a loft, number 2']);
   });
 
+  it("drop cards with their own buy button beside the product's price, and keep them under a collection's title", () => {
+    const addable = (i: number): string =>
+      `<div class="pairing"><img src="/img/mat-${i}.jpg" alt=""><div><a href="/pdp/mat-${i}.html">Floor mat ${i}</a><p>Sale price $${19 + i}.95, ships in two days</p><button type="button">Add to cart</button></div></div>`;
+    const row = `<div class="pairings"><p>Goes well with</p><div class="pairing-list">${[0, 1, 2].map(addable).join('')}</div></div>`;
+    const onProduct = markdownOf(shopPage(`<div class="pdp">${product}${row}</div>`)).markdown;
+    expectOnly(onProduct, ['Vinyl executive chair', '$273.99', 'one-year warranty'], ['Floor mat 0', 'Floor mat 2']);
+    const guide = product.replace(/<div class="pdp-price">[^<]*<\/div>/, '').replace('Vinyl executive chair', 'Chairs');
+    const onCollection = markdownOf(shopPage(`<div class="plp">${guide}${row}</div>`)).markdown;
+    expectOnly(onCollection, ['Floor mat 0', 'Floor mat 2', '$19.95']);
+  });
+
   it('leave a declared article to the teaser rules (a gift guide lists priced picks)', () => {
     const story = `<article><h1>Gift guide: desks for small rooms</h1>${product}<div class="picks">${cards(4)}</div></article>`;
     const { markdown } = markdownOf(shopPage(story, articleHead));
