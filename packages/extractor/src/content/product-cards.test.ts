@@ -66,6 +66,45 @@ describe('rows of priced product cards', () => {
     expectOnly(markdown, ['Showroom number 0', 'Showroom number 3', 'Black', 'Navy', '$123.99']);
   });
 
+  it('drop a rail whose cards are covered by a link without text, the picture beside it', () => {
+    const tile = (i: number): string =>
+      `<li class="slide"><div class="tile"><img src="/img/lamp-${i}.jpg" alt=""><h3>Brass desk lamp number ${i}</h3><span>Pre-owned</span><span>$${40 + i}.50</span><a class="tile-cover" aria-label="Brass desk lamp number ${i}" href="/item/lamp-${i}"></a></div></li>`;
+    const rail = `<div class="similar"><h2>More to look at</h2><ul class="slides">${[0, 1, 2, 3, 4].map(tile).join('')}</ul></div>`;
+    const { markdown } = markdownOf(shopPage(`<div class="pdp">${product}${rail}</div>`));
+    expectOnly(
+      markdown,
+      ['Vinyl executive chair', '$273.99', 'one-year warranty'],
+      ['Brass desk lamp number 0', 'Brass desk lamp number 4', '$40.50'],
+    );
+  });
+
+  it('read a price split over elements ($ in one span, the figure in the next) in a "Buy it with" row', () => {
+    const item = (name: string, dollars: number): string =>
+      `<a class="bundle-item" href="/pdp/${dollars}.html"><img src="/img/${dollars}.jpg" alt=""><span class="bundle-name">${name}</span><em><span class="sym">$</span><span class="whole">${dollars}</span><span class="cents">.99</span></em></a>`;
+    const bundle = `<div class="bundle"><h2>Buy it with</h2><div class="bundle-items">${item('Seat cushion in grey felt', 39)}${item('Floor mat for hard floors', 54)}</div></div>`;
+    const { markdown } = markdownOf(shopPage(`<div class="pdp">${product}${bundle}</div>`));
+    expectOnly(markdown, ['Vinyl executive chair', 'one-year warranty'], ['Seat cushion in grey felt', 'Floor mat']);
+  });
+
+  it('keep cards under a covering link that show no price (a gallery of rooms that use the chair)', () => {
+    const room = (i: number): string =>
+      `<div class="room"><img src="/img/room-${i}.jpg" alt=""><p>Home office in a loft, number ${i}</p><a aria-label="Room ${i}" href="/rooms/${i}"></a></div>`;
+    const rooms = `<div class="rooms">${[0, 1, 2].map(room).join('')}</div>`;
+    const { markdown } = markdownOf(shopPage(`<div class="pdp">${product}${rooms}</div>`));
+    expectOnly(markdown, ['Home office in a loft, number 0', 'Home office in a loft, number 2']);
+  });
+
+  it("drop cards with their own buy button beside the product's price, and keep them under a collection's title", () => {
+    const addable = (i: number): string =>
+      `<div class="pairing"><img src="/img/mat-${i}.jpg" alt=""><div><a href="/pdp/mat-${i}.html">Floor mat ${i}</a><p>Sale price $${19 + i}.95, ships in two days</p><button type="button">Add to cart</button></div></div>`;
+    const row = `<div class="pairings"><p>Goes well with</p><div class="pairing-list">${[0, 1, 2].map(addable).join('')}</div></div>`;
+    const onProduct = markdownOf(shopPage(`<div class="pdp">${product}${row}</div>`)).markdown;
+    expectOnly(onProduct, ['Vinyl executive chair', '$273.99', 'one-year warranty'], ['Floor mat 0', 'Floor mat 2']);
+    const guide = product.replace(/<div class="pdp-price">[^<]*<\/div>/, '').replace('Vinyl executive chair', 'Chairs');
+    const onCollection = markdownOf(shopPage(`<div class="plp">${guide}${row}</div>`)).markdown;
+    expectOnly(onCollection, ['Floor mat 0', 'Floor mat 2', '$19.95']);
+  });
+
   it('leave a declared article to the teaser rules (a gift guide lists priced picks)', () => {
     const story = `<article><h1>Gift guide: desks for small rooms</h1>${product}<div class="picks">${cards(4)}</div></article>`;
     const { markdown } = markdownOf(shopPage(story, articleHead));
