@@ -8,6 +8,8 @@
  */
 import { Crawlkit } from 'crawlkit';
 
+import { untilJobsDone } from './until-jobs-done.ts';
+
 const [mode, storeDir, seedUrl] = process.argv.slice(2);
 const ck = new Crawlkit({ storeDir: storeDir!, engine: 'http', resumeJobs: mode === 'resume' });
 ck.on('error', (event) => process.stderr.write(`engine error: ${JSON.stringify(event)}\n`));
@@ -27,11 +29,4 @@ if (mode === 'start') {
   throw new Error(`unknown mode ${String(mode)}`);
 }
 
-for (;;) {
-  const unfinished = await ck.listUnfinishedJobs();
-  if (!Array.isArray(unfinished)) throw new Error(unfinished.error);
-  if (unfinished.length === 0) break;
-  await new Promise((r) => setTimeout(r, 50));
-}
-await ck.close();
-process.stdout.write('done\n');
+await untilJobsDone(ck);
