@@ -68,6 +68,34 @@ const blogPost = (_req: unknown, res: ServerResponse) =>
       '<a href="/blog/post?replytocom=1">Reply</a> <a href="/blog/post?replytocom=2">Reply</a>',
   );
 
+/** Fetches of the counted topic: its counters move at each one, as a forum's do. */
+let counted = 0;
+
+/**
+ * A topic whose counters are inside the main content (Discourse's "Last active N minutes ago · N views"), served
+ * under its per-post URLs too: no two fetches hold the same text.
+ */
+const countedTopic = (_req: unknown, res: ServerResponse) => {
+  const n = ++counted;
+  page(
+    res,
+    'A counted topic',
+    '/d/topic/7',
+    `<h1>A counted topic</h1><p>Last active ${n} minutes ago · ${1_200 + n} views · ${n} replies</p>${posts(1, 5)}` +
+      [2, 3].map((post) => `<a href="/d/topic/7/${post}">#${post}</a>`).join(' '),
+  );
+};
+
+/** A product and its variant naming it as canonical: the same text, another price. */
+const lamp = (price: string) => (_req: unknown, res: ServerResponse) =>
+  page(
+    res,
+    'A lamp',
+    '/shop/lamp',
+    `<h1>A lamp</h1><p>A brass desk lamp with a linen shade, made to order in our workshop.</p><p>Price: ${price}</p>` +
+      '<a href="/shop/lamp?size=large">Large</a>',
+  );
+
 /** A CMS naming one page of the site (`/welcome`) as every page's canonical: each page holds its own text. */
 const cms = (path: string) => (_req: unknown, res: ServerResponse) =>
   page(
@@ -101,6 +129,10 @@ beforeAll(async () => {
     '/a/2001': (_req, res) => void res.writeHead(302, { location: '/t/topic/123/2001#2001' }).end(),
     '/t/topic/123/2001': topic,
     '/blog/post': blogPost,
+    '/d/topic/7': countedTopic,
+    '/d/topic/7/2': countedTopic,
+    '/d/topic/7/3': countedTopic,
+    '/shop/lamp': (req, res) => lamp(req.url?.includes('size=large') ? '$55.00' : '$40.00')(req, res),
     '/cms/welcome': cms('/cms/welcome'),
     '/cms/a': cms('/cms/a'),
     '/cms/b': cms('/cms/b'),
@@ -174,6 +206,15 @@ for (const [name, factory, available] of jobBackends(testRedisUrl)) {
 
       it('folds the ?replytocom= copies of a post into the post', async () => {
         expect(await crawled(setup, '/blog/post')).toEqual(['/blog/post']);
+      });
+
+      it('folds the per-post URLs of a topic whose counters move inside its main content', async () => {
+        // Before: every fetch held other counts, and each post URL was a document of its own.
+        expect(await crawled(setup, '/d/topic/7')).toEqual(['/d/topic/7']);
+      });
+
+      it('keeps a variant naming its product when only the price differs', async () => {
+        expect(await crawled(setup, '/shop/lamp')).toEqual(['/shop/lamp', '/shop/lamp?size=large']);
       });
 
       it('folds nothing of a CMS that names one page as every page’s canonical', async () => {

@@ -9,6 +9,7 @@
 import { Crawlkit } from 'crawlkit';
 
 import { BATCH_PAGES, CRAWL_PATH, batchPath } from './durability-site.ts';
+import { untilJobsDone } from './until-jobs-done.ts';
 
 const [mode, storeDir, baseUrl] = process.argv.slice(2);
 const ck = new Crawlkit({
@@ -44,12 +45,4 @@ if (mode === 'start') {
   throw new Error(`unknown mode ${String(mode)}`);
 }
 
-// Another process may be driving a job (it holds the lease): this one waits and takes over if that one dies.
-for (;;) {
-  const unfinished = await ck.listUnfinishedJobs();
-  if (!Array.isArray(unfinished)) throw new Error(unfinished.error);
-  if (unfinished.length === 0) break;
-  await new Promise((r) => setTimeout(r, 50));
-}
-await ck.close();
-process.stdout.write('done\n');
+await untilJobsDone(ck);

@@ -1,6 +1,7 @@
 /**
- * `crawlkit serve` as the command runs it (its `main()` in the test's process), on a new store under `dir`, port 0
- * and the HTTP engine: the tests of serve's flags, variables and settings file start it with their own on top.
+ * `crawlkit serve` as the command runs it (its `main()` in the test's process), on a new store under `dir` (jobs in
+ * Redis instead with `--redis`), port 0 and the HTTP engine: the tests of serve's flags, variables and settings file
+ * start it with their own on top.
  */
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,13 +16,13 @@ export interface ServeCli {
   stop(): Promise<CliResult>;
 }
 
-/** Starts `crawlkit serve` with `args` and `env`; resolves once it printed its address. */
+/** Starts `crawlkit serve` with `args` and `env` (jobs in Redis with `--redis`); resolves once it printed its address. */
 export async function serveCli(dir: string, args: string[], env: Record<string, string> = {}): Promise<ServeCli> {
-  const store = mkdtempSync(join(dir, 'store-'));
+  const store = args.includes('--redis') ? [] : ['--store', mkdtempSync(join(dir, 'store-'))];
   const stopped = new AbortController();
   let stdout = '';
   let ended = false;
-  const result = runCli(['serve', '--port', '0', '--store', store, '--engine', 'http', ...args], {
+  const result = runCli(['serve', '--port', '0', ...store, '--engine', 'http', ...args], {
     cwd: dir,
     env,
     signal: stopped.signal,

@@ -12,6 +12,24 @@ export function contentHash(markdown: string): string {
 }
 
 /**
+ * What a fetch of the same text changes in it: a counter (`1,204 views`, `12 replies`) and a relative time (`5 minutes
+ * ago`). Only these: a price or a page number is the page's own content, and two pages differing in one are two pages.
+ */
+const REFETCH_CHANGES = [
+  /\b\d[\d,.]*\s*[km]?\s+(?:views?|replies|reply|likes?|comments?|reactions?|posts?|members?|watchers?)\b/gi,
+  /\b(?:\d+|an?|one)\s+(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\s+ago\b/gi,
+];
+
+/**
+ * The hash a crawl folds a page into its canonical by: `contentHash` of the main content without what a fetch of the
+ * same text changes (`REFETCH_CHANGES`), so that a forum post's URL serving its topic with "N views" folds though the
+ * count moved between the two fetches. Change tracking keeps `contentHash`: a moved count is a change there.
+ */
+export function foldHash(markdown: string): string {
+  return contentHash(REFETCH_CHANGES.reduce((text, phrase) => text.replace(phrase, '#'), markdown));
+}
+
+/**
  * The content hashes of recent main contents, by the markdown string itself: a copy a 304 confirms serves a copy of
  * the memoised extraction whose markdown is the same string, hashed once (V8 keeps a string's own hash, so the lookup
  * does not read the text again). A copy whose kept extraction came with its hash is not looked up here at all

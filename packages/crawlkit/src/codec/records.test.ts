@@ -82,6 +82,20 @@ describe('the records crawlkit keeps', () => {
     expect(deliveryCodec.decode(deliveryCodec.encode({ ...delivery, secret: null })).secret).toBeNull();
   });
 
+  it("reads jobs and deliveries stored before they kept their surface's words (their sender's apply)", () => {
+    const old = '{"v":1,"request":{"url":"https://example.com/"}}';
+    expect(storedJobOf({ request: old }).optionNames).toBeUndefined();
+    const request = storedJobCodec.encode({ request: { url: 'https://example.com/' }, optionNames: 'serve' });
+    expect(storedJobOf({ request }).optionNames).toBe('serve');
+    expect(() => storedJobOf({ request: request.replace('"serve"', '"cli"') })).toThrow(
+      expect.objectContaining(invalid(/optionNames/)),
+    );
+    const body = { type: 'crawl.page', id: 'j' };
+    const delivery = deliveryCodec.decode(JSON.stringify({ v: 1, url: 'http://h/', headers: {}, body }));
+    expect(delivery.optionNames).toBeUndefined();
+    expect(deliveryCodec.decode(deliveryCodec.encode({ ...delivery, optionNames: 'mcp' })).optionNames).toBe('mcp');
+  });
+
   it('fills defaults of older snapshots and checks task data', () => {
     expect(snapshotCodec.decode('{"markdown":"# a"}')).toEqual({ markdown: '# a', statusCode: 200 });
     expect(taskMetaCodec.decode(taskMetaCodec.encode({ sourceURL: 'a b' }))).toEqual({ sourceURL: 'a b' });

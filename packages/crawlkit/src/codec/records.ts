@@ -11,6 +11,7 @@ import { CrawlkitError } from '../errors.js';
 import type { Extraction } from '../extraction/extraction.js';
 import type { StoredCachePolicy } from '../scrape/revalidation.js';
 import type { Document, ScheduleChangePayload, WebhookPayload } from '../v2/types.js';
+import { OPTION_NAMES } from '../operator-words.js';
 import { recordCodec } from './record-codec.js';
 import { isObject } from '@crawlkit/options';
 
@@ -50,6 +51,12 @@ export const storedJobCodec = recordCodec({
      * store) keeps its results that long. Absent on jobs stored before the rule: the ending engine's own applies.
      */
     resultTtlMs: z.number().int().positive().optional(),
+    /**
+     * How the starting engine's surface names engine options (`WebhookOptions.optionNames`: `serve`, `mcp`), so that
+     * whichever process sends the job's webhook events (a Redis `crawlkit worker` leading the outbox) words their
+     * warnings and errors for the job's caller. Absent on jobs stored before the rule: the sender's own applies.
+     */
+    optionNames: z.enum(OPTION_NAMES).optional(),
     /**
      * A crawl's robots.txt could not be read (why: `Robots.unavailable`), so the crawl went on as if it allowed every
      * URL: its status says so. Set by the process that discovers the crawl's seeds, cleared when a resume reads it.
@@ -116,6 +123,8 @@ export const deliveryCodec = recordCodec({
     urlPolicy: z.custom<UrlPolicy>(isObject, { error: 'Expected a URL policy object' }).nullable().optional(),
     /** The job's sealed webhook secret (`StoredJob.webhookSecret`); null when it has none. */
     secret: z.string().nullable().optional(),
+    /** The job's `optionNames`: absent when it recorded none (the sending process's own apply). */
+    optionNames: z.enum(OPTION_NAMES).optional(),
   }),
 });
 

@@ -317,7 +317,7 @@ export function createCrawlPlanner(
           taskKey: task.key,
           // A page naming itself records its text under the key it landed on.
           canonicalKey: canonicalKey === task.key ? finalKey : canonicalKey,
-          hash: outcome.contentHash,
+          hash: outcome.foldHash ?? outcome.contentHash,
         });
       }
       // The seed is always fetched for its links, but kept only when the patterns admit it.

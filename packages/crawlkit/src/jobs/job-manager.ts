@@ -4,6 +4,7 @@ import type { Delivery, JobKind, JobRecord, SecretBox, Store, TaskInput } from '
 
 import type { EngineContext } from '../context.js';
 import { CrawlkitError } from '../errors.js';
+import type { OptionNames } from '../operator-words.js';
 import type { Webhook } from '../v2/jobs.js';
 import type { Document } from '../v2/types.js';
 import type { EventBus } from '../event-bus.js';
@@ -63,6 +64,8 @@ export class JobManager {
   readonly #urlPolicy: UrlPolicy | undefined;
   /** The engine's webhook secret, recorded with each job that has a webhook. */
   readonly #webhookSecret: string | undefined;
+  /** How the engine's surface names engine options, recorded with each job for whichever process sends its events. */
+  readonly #optionNames: OptionNames;
   readonly #resumeScanMs: number;
   #closed = false;
   /** Aborted by `close()`. */
@@ -92,6 +95,7 @@ export class JobManager {
     this.#recordings = options.ctx.recordings;
     this.#urlPolicy = policyToStore(options.ctx.fetcher.urlPolicy);
     this.#webhookSecret = options.ctx.options.webhooks.secret;
+    this.#optionNames = options.ctx.options.webhooks.optionNames;
     this.#resumeScanMs = options.ctx.options.resumeScanMs;
     this.#stores = options.stores;
     this.#events = new JobEvents({
@@ -179,6 +183,7 @@ export class JobManager {
         ...(this.#urlPolicy ? { urlPolicy: this.#urlPolicy } : {}),
         ...(webhookSecret ? { webhookSecret } : {}),
         resultTtlMs: this.#stores.resultTtlMs,
+        optionNames: this.#optionNames,
       }),
       createdAt: now,
       updatedAt: now,

@@ -50,9 +50,14 @@ export type PageScrapeOutcome =
       canonical?: string;
       /**
        * The hash of the page's main content (`mainContentHash`), when `hashContent` was set and the page has some:
-       * a crawl folds a page into its canonical when the two hashes are the same.
+       * change tracking compares it with the last run.
        */
       contentHash?: string;
+      /**
+       * With `contentHash`, on a page naming a canonical: the hash a crawl folds the page into its canonical by
+       * (`foldHash`: without counters and relative times).
+       */
+      foldHash?: string;
       /** What the fetch showed about the page's engine (absent for a cache hit), for `EngineLearning`. */
       engineEvidence?: 'http' | 'browser';
       /** The page's text for the search index, when the engine's store keeps one (a job indexes its result). */

@@ -3,6 +3,7 @@ import { isStoreError, type SecretBox, type Store } from '@crawlkit/store';
 
 import { storedJobOf } from '../codec/records.js';
 import { storedUrlPolicy } from '../jobs/job-policy.js';
+import type { OptionNames } from '../operator-words.js';
 import type { StoredDelivery } from './payload.js';
 
 /** What a job brings to the sending of its events, whichever process sends them. */
@@ -11,6 +12,8 @@ export interface DeliveryTerms {
   policy: UrlPolicy | undefined;
   /** The job's webhook secret, still sealed; without it, the sending process's own secret signs the event. */
   sealedSecret: string | undefined;
+  /** How the job's events name engine options; without it, the sending process's own `optionNames` apply. */
+  optionNames: OptionNames | undefined;
 }
 
 /**
@@ -18,14 +21,15 @@ export interface DeliveryTerms {
  * stored before they were recorded has none.
  */
 export async function deliveryTerms(store: Store, jobId: string, stored: StoredDelivery): Promise<DeliveryTerms> {
+  const { optionNames } = stored;
   if (stored.urlPolicy !== undefined && stored.secret !== undefined) {
-    return { policy: stored.urlPolicy ?? undefined, sealedSecret: stored.secret ?? undefined };
+    return { policy: stored.urlPolicy ?? undefined, sealedSecret: stored.secret ?? undefined, optionNames };
   }
   const job = await store.jobs.get(jobId);
   const policy = stored.urlPolicy !== undefined ? (stored.urlPolicy ?? undefined) : job && storedUrlPolicy(job);
   const sealedSecret =
     stored.secret !== undefined ? (stored.secret ?? undefined) : job && storedJobOf(job).webhookSecret;
-  return { policy, sealedSecret };
+  return { policy, sealedSecret, optionNames: optionNames ?? (job && storedJobOf(job).optionNames) };
 }
 
 /**

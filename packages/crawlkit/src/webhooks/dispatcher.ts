@@ -340,12 +340,13 @@ export class WebhookDispatcher {
     const delivery = this.#unrecorded.view(head);
     const stored = this.#unreadable.decode(store, delivery);
     if (!stored) return false;
-    const body = JSON.stringify(answerInOperatorWords(stored.body, this.#options.optionNames));
     const attempts = delivery.attempts + 1;
     let error: string;
     let retryAfterMs: number | undefined;
     try {
       const terms = await deliveryTerms(store, delivery.jobId, stored);
+      // In the words of the surface that started the job, whichever process sends it (a Redis worker leading).
+      const body = JSON.stringify(answerInOperatorWords(stored.body, terms.optionNames ?? this.#options.optionNames));
       const box = this.#options.secrets?.(store);
       let headers: Record<string, string>;
       let url: string;

@@ -72,12 +72,14 @@ export async function queueWebhookEvent(
     ...(input.data ? { data: input.data } : {}),
     ...(input.error !== undefined ? { error: input.error } : {}),
   });
+  const { webhookSecret, optionNames } = storedJobOf<object>(job);
   const stored: StoredDelivery = {
     url: webhook.url,
     headers: userHeaders(webhook.headers),
     body,
     urlPolicy: storedUrlPolicy(job) ?? null,
-    secret: storedJobOf<object>(job).webhookSecret ?? null,
+    secret: webhookSecret ?? null,
+    ...(optionNames ? { optionNames } : {}),
   };
   try {
     return await store.deliveries.enqueue({

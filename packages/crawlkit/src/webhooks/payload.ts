@@ -1,6 +1,7 @@
 import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { JobKind } from '@crawlkit/store';
 
+import type { OptionNames } from '../operator-words.js';
 import type { Webhook } from '../v2/jobs.js';
 import type { Document, ScheduleChangePayload, WebhookEventType, WebhookPayload } from '../v2/types.js';
 
@@ -23,6 +24,11 @@ export interface StoredDelivery {
    * the job's is read then.
    */
   secret?: string | null;
+  /**
+   * How the job's events name engine options (`StoredJob.optionNames`, the surface that started it), wherever they are
+   * sent. Absent when the job recorded none: the sending process's own `webhooks.optionNames` apply.
+   */
+  optionNames?: OptionNames;
 }
 
 const PREFIX: Record<JobKind, 'crawl' | 'batch_scrape'> = { crawl: 'crawl', batch: 'batch_scrape' };

@@ -63,7 +63,9 @@ export interface WebhookOptions {
    * How an event's `error` and its documents' `warning` name the engine options they mention (`extractionBudgetMs`):
    * `'engine'` by their names, as the function API's answers; `'serve'` or `'mcp'` as that command's operator's
    * setting, by its flag (`crawlkit serve --extraction-budget`), as the command's answers do, since the receiver
-   * of a job started through it cannot set them. `crawlkit serve` and `crawlkit mcp` set theirs.
+   * of a job started through it cannot set them. `crawlkit serve` and `crawlkit mcp` set theirs. Each job records
+   * the words of the engine that started it, and its events keep them whichever process sends them (a Redis
+   * `crawlkit worker` leading the outbox); this engine's apply to the jobs stored before that record.
    * @default 'engine'
    */
   optionNames?: OptionNames;

@@ -1,6 +1,6 @@
 import { isPageWarning } from '@crawlkit/extractor/page-warnings';
 
-import { mainContentHash } from '../../changes/content-hash.js';
+import { foldHash, mainContentHash } from '../../changes/content-hash.js';
 import { formatCredits } from '../../formats/registry.js';
 import type { Format } from '../../v2/formats.js';
 import type { ActionResults } from '../../v2/types.js';
@@ -71,6 +71,8 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   // An empty main content tells nothing of the page (a client-rendered one read without a browser): no hash.
   if (state.context.hashContent && extraction.markdown !== undefined && /\S/.test(extraction.markdown)) {
     outcome.contentHash = state.contentHash ?? mainContentHash(extraction.markdown);
+    // Only a page naming a canonical is compared by the fold: the others cost no second hash.
+    if (extraction.canonical) outcome.foldHash = foldHash(extraction.markdown);
   }
   const retryAfter = page.headers['retry-after'];
   if (retryAfter !== undefined) outcome.retryAfter = retryAfter;
