@@ -22,14 +22,20 @@ const pageSizeOf = (path: string) => {
 const body = new Uint8Array(300_000).fill(60);
 const page = (i: number) => ({ key: `k${i}`, url: `https://example.com/${i}`, cachedAt: i + 1, value: '{}', body });
 
+/** Puts `count` pages one at a time; answers the largest the WAL file grew meanwhile, in bytes. */
+async function largestWal(store: Awaited<ReturnType<typeof createSqliteStore>>, count: number): Promise<number> {
+  let largest = 0;
+  for (let i = 0; i < count; i++) {
+    await store.pages.put(page(i));
+    largest = Math.max(largest, statSync(`${store.path}-wal`).size);
+  }
+  return largest;
+}
+
 describe('the store file page size', () => {
   it('makes a new file with 16 KiB pages and keeps its WAL near 4 MB, checkpointed as with 4 KiB pages', async () => {
     const store = await createSqliteStore({ dir: join(root, 'new') });
-    let largest = 0;
-    for (let i = 0; i < 40; i++) {
-      await store.pages.put(page(i));
-      largest = Math.max(largest, statSync(`${store.path}-wal`).size);
-    }
+    const largest = await largestWal(store, 40);
     // 12 MB written: a WAL of 1000 pages of 16 KiB would have grown to 12 MB before its first checkpoint.
     expect(largest).toBeLessThan(5_000_000);
     await store.close();
@@ -50,11 +56,7 @@ describe('the store file page size', () => {
     raw.close();
     expect(pageSizeOf(first.path)).toBe(4096);
     const store = await createSqliteStore({ dir });
-    let largest = 0;
-    for (let i = 0; i < 20; i++) {
-      await store.pages.put(page(i));
-      largest = Math.max(largest, statSync(`${store.path}-wal`).size);
-    }
+    const largest = await largestWal(store, 20);
     expect(largest).toBeLessThan(5_000_000);
     await store.close();
     expect(pageSizeOf(first.path)).toBe(4096);
