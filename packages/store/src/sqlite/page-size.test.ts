@@ -33,13 +33,13 @@ async function largestWal(store: Awaited<ReturnType<typeof createSqliteStore>>, 
 }
 
 describe('the store file page size', () => {
-  it('makes a new file with 16 KiB pages and keeps its WAL near 4 MB, checkpointed as with 4 KiB pages', async () => {
+  it('makes a new file with 8 KiB pages and keeps its WAL near 4 MB, checkpointed as with 4 KiB pages', async () => {
     const store = await createSqliteStore({ dir: join(root, 'new') });
     const largest = await largestWal(store, 40);
-    // 12 MB written: a WAL of 1000 pages of 16 KiB would have grown to 12 MB before its first checkpoint.
+    // 12 MB written: a WAL of 1000 pages of 8 KiB would have grown to 8 MB before its first checkpoint.
     expect(largest).toBeLessThan(5_000_000);
     await store.close();
-    expect(NEW_FILE_PAGE_SIZE).toBe(16_384);
+    expect(NEW_FILE_PAGE_SIZE).toBe(8192);
     expect(pageSizeOf(store.path)).toBe(NEW_FILE_PAGE_SIZE);
   });
 
