@@ -122,7 +122,7 @@ export function goneSentence(markdown: string): string | undefined {
   // every scrape asks: a page far longer than a short text's words and links is not read at all
   if (markdown.length > SHORT_TEXT_CHARS) return undefined;
   const text = markdown.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
-  if (text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length > SHORT_TEXT_WORDS) return undefined;
+  if (wordsPast(text, SHORT_TEXT_WORDS)) return undefined;
   for (const line of text.split('\n')) {
     if (line.trimStart().startsWith('>')) continue;
     for (const sentence of line.split(/(?<=[.!?])\s+/)) {
@@ -131,6 +131,20 @@ export function goneSentence(markdown: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether `text` has more than `most` words (runs of non-space holding a letter or a digit). It stops at the first
+ * word past `most`: every scrape on the main thread asks, of markdown up to `SHORT_TEXT_CHARS` long.
+ */
+function wordsPast(text: string, most: number): boolean {
+  let words = 0;
+  for (const [run] of text.matchAll(/\S+/g)) {
+    if (WORDLIKE.test(run) && ++words > most) return true;
+  }
+  return false;
+}
+
+const WORDLIKE = /[\p{L}\p{N}]/u;
 
 /** Whether `title` reads as a not-found page's. */
 export function titleSaysNotFound(title: string): boolean {

@@ -25,6 +25,7 @@ import { SqliteResultStore } from './results.js';
 import { SqliteSearchIndex } from './search.js';
 import { SearchBacklog } from './search-backlog.js';
 import { assertWritableDir, makeStoreDir, storeDirProblem } from './store-dir.js';
+import { NEW_FILE_PAGE_SIZE, walCheckpointPages } from './page-size.js';
 import { SqliteTaskStore } from './tasks.js';
 import { vacuumDatabase, type VacuumResult } from './vacuum.js';
 
@@ -332,12 +333,16 @@ function openDatabase(
       const db = new SqliteDatabase(raw, life, settings.busyTimeoutMs);
       // Opening and migrating wait for another process's lock in SQLite (they run once, before anything is served).
       db.exec(`PRAGMA busy_timeout = ${settings.busyTimeoutMs}`);
+      // A new file only (an existing one keeps the size it was made with): see NEW_FILE_PAGE_SIZE.
+      db.exec(`PRAGMA page_size = ${NEW_FILE_PAGE_SIZE}`);
       db.exec('PRAGMA journal_mode = WAL');
       db.exec(`PRAGMA synchronous = ${settings.synchronous.toUpperCase()}`);
       db.exec('PRAGMA foreign_keys = OFF');
       db.exec('PRAGMA temp_store = MEMORY');
-      // wal_autocheckpoint stays at SQLite's 1000 pages: a 10x larger WAL gave at best ~10% more commits/s but made
-      // every read after another process's commit ~50% slower (bench/store.ts, "re-validated").
+      // The WAL is checkpointed at SQLite's default size, 1000 pages of 4 KiB, whatever the file's page size: a 10x
+      // larger WAL gave at best ~10% more commits/s but made every read after another process's commit ~50% slower
+      // (bench/store.ts, "re-validated").
+      db.exec(`PRAGMA wal_autocheckpoint = ${walCheckpointPages(db)}`);
       // The way back: a copy of a file of an older schema, before the migration changes it.
       const copy = settings.migrationCopy ? keepCopyBeforeMigration(db, path) : undefined;
       const from = migrate(db);
