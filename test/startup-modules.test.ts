@@ -127,7 +127,7 @@ function actionsRunner(urls: readonly string[]): string[] {
  */
 function scheduleMonitorSearch(urls: readonly string[]): string[] {
   const facades =
-    /\/(schedules\/(schedule-methods|lazy-scheduler)|monitors\/monitor-methods|search\/(options|setup|markdown-text|providers\/[\w-]+))\.[jt]s$/;
+    /\/(schedules\/(schedule-methods|lazy-scheduler)|monitors\/monitor-methods|search\/(options|setup|markdown-text|search-head|providers\/[\w-]+))\.[jt]s$/;
   return urls.filter((u) => /\/crawlkit\/(src|dist)\/(schedules|monitors|search)\//.test(u) && !facades.test(u));
 }
 
