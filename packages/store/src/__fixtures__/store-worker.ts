@@ -3,9 +3,11 @@
  *   node --import ./ts-specifiers.ts store-worker.ts race <dir> <jobId> <seed> <pool> <limit>
  *   node --import ./ts-specifiers.ts store-worker.ts crawl <dir> <jobId> <seed> <total> [<stopAfter>]
  *   node --import ./ts-specifiers.ts store-worker.ts open <dir> <jobId> <seed>
+ *   node --import ./ts-specifiers.ts store-worker.ts pages <dir> <jobId> <seed> <count> [unclosed]
  * Prints `ready` once the store is open and a JSON summary line when done; `crawl` also prints `completed <n>` after
  * each task it completes, so that the crash test can kill it at a point chosen in tasks rather than in time, and
- * with `stopAfter` it waits to be killed once it has completed that many.
+ * with `stopAfter` it waits to be killed once it has completed that many. `pages` puts `count` page bodies of 300 KB
+ * (keys `p<seed>-<i>`) once started, and with `unclosed` ends without closing the store.
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -15,7 +17,9 @@ import { crawlTree, random, taskFor } from './work.ts';
 const [mode, dir, jobId, seedText, ...rest] = process.argv.slice(2);
 // `open` races other processes to create and migrate a brand-new store: start them together.
 if (mode === 'open') await waitForGo();
-const store = await createSqliteStore({ dir: dir!, maxPageBytes: 2_000_000, busyTimeoutMs: 20_000 });
+// `pages` keeps every page it puts (it writes 300 KB bodies); the others write small ones under a tight cap.
+const maxPageBytes = mode === 'pages' ? 1024 ** 3 : 2_000_000;
+const store = await createSqliteStore({ dir: dir!, maxPageBytes, busyTimeoutMs: 20_000 });
 const rand = random(Number(seedText));
 if (mode !== 'open') process.stdout.write('ready\n');
 
@@ -66,8 +70,22 @@ if (mode === 'race') {
     if (n >= stopAfter) await new Promise(() => setInterval(() => {}, 60_000));
   });
   process.stdout.write(`${JSON.stringify({ completed })}\n`);
+} else if (mode === 'pages') {
+  const [count] = rest.map(Number) as [number];
+  await waitForGo();
+  const body = new Uint8Array(300_000).fill(60);
+  for (let i = 0; i < count; i++) {
+    await store.pages.put({
+      key: `p${seedText}-${i}`,
+      url: `https://example.com/${i}`,
+      cachedAt: 1,
+      value: '{}',
+      body,
+    });
+  }
+  process.stdout.write(`${JSON.stringify({ put: count })}\n`);
 }
-await store.close();
+if (rest.at(-1) !== 'unclosed') await store.close();
 
 async function idle(): Promise<boolean> {
   const counts = await store.tasks.counts(jobId!);

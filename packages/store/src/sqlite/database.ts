@@ -65,6 +65,8 @@ export class SqliteDatabase {
   #busySince: number | undefined;
   /** Callers of `settled` waiting for the queue to empty. */
   #settledWaiters: (() => void)[] = [];
+  /** Called after each commit of this connection (`afterCommit`). */
+  #afterCommit: (() => void) | undefined;
 
   /** `busyTimeoutMs`: how long a call waits for another process's write lock before `STORE_BUSY`. */
   constructor(db: DatabaseSync, life: Lifecycle, busyTimeoutMs = 5_000) {
@@ -227,6 +229,11 @@ export class SqliteDatabase {
     return this.#commitAfter(fn);
   }
 
+  /** Calls `listener` after each commit of this connection, before the call that committed returns. */
+  afterCommit(listener: () => void): void {
+    this.#afterCommit = listener;
+  }
+
   close(): void {
     clearTimeout(this.#retry);
     this.#statements.clear();
@@ -251,10 +258,10 @@ export class SqliteDatabase {
   /** Runs `fn` in the transaction just begun, then commits it (or rolls it back when `fn` throws). */
   #commitAfter<T>(fn: () => T): T {
     this.#inTransaction = true;
+    let result: T;
     try {
-      const result = fn();
+      result = fn();
       this.#db.exec('COMMIT');
-      return result;
     } catch (error) {
       try {
         this.#db.exec('ROLLBACK');
@@ -265,6 +272,8 @@ export class SqliteDatabase {
     } finally {
       this.#inTransaction = false;
     }
+    this.#afterCommit?.();
+    return result;
   }
 
   #scheduleRetry(): void {

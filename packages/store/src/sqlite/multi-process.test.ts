@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -146,6 +146,34 @@ describe('SQLite store shared by several processes', () => {
       { id: 'job-2', queued: 1 },
       { id: 'job-3', queued: 1 },
     ]);
+    db.close();
+  }, 60_000);
+
+  it('shares the file between processes that each checkpoint on a thread: every page kept, the log dropped', async () => {
+    const dir = join(root, 'pages');
+    await (await createSqliteStore({ dir })).close();
+    const path = join(dir, 'crawlkit.db');
+    // 36 MB written by two processes at once: each starts its checkpointer, which checkpoints beside the other's.
+    const workers = [1, 2].map((seed) => spawnWorker(['pages', dir, 'pages', String(seed), '60']));
+    await Promise.all(workers.map((w) => w.ready));
+    writeFileSync(`${dir}.go`, '');
+    for (const exit of await Promise.all(workers.map((w) => w.exit))) expect(summary(exit)).toEqual({ put: 60 });
+    // The last to close checkpointed the log and deleted it.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    const db = inspect(dir);
+    expect(db.prepare('SELECT count(*) AS n FROM pages').get()).toEqual({ n: 120 });
+    expect(db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+    db.close();
+  }, 120_000);
+
+  it('lets a process that never closes its store end: its checkpointer does not keep it alive', async () => {
+    const dir = join(root, 'unclosed');
+    const worker = spawnWorker(['pages', dir, 'unclosed', '1', '20', 'unclosed']);
+    await worker.ready;
+    writeFileSync(`${dir}.go`, '');
+    expect(summary(await worker.exit)).toEqual({ put: 20 });
+    const db = inspect(dir);
+    expect(db.prepare('SELECT count(*) AS n FROM pages').get()).toEqual({ n: 20 });
     db.close();
   }, 60_000);
 

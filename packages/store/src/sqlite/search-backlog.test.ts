@@ -12,6 +12,12 @@ const root = mkdtempSync(join(tmpdir(), 'ck-search-backlog-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 
+/**
+ * A store under a faked clock: no checkpointer thread, which works in real time. Its checkpoint holds the write lock,
+ * and an idle write it makes busy is tried again `searchIdleMs` later, on the test's clock, past where it looks.
+ */
+const onFakeClock = { walCheckpointer: false, searchIdleMs: 200 };
+
 /** Fakes the clock of the idle rule, whose timer is Node's own (see `idleTimer`), for `run`. */
 async function withFakeClock(run: () => Promise<void>): Promise<void> {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
@@ -127,7 +133,7 @@ describe('the SQLite search backlog', () => {
   it('waits while texts keep coming: none is indexed until the writes pause for the idle time', async () => {
     // The clock is the test's: the idle rule is about time, and a loaded machine must not move it.
     await withFakeClock(async () => {
-      const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 200 });
+      const store = await createSqliteStore({ dir: join(root, `s${n++}`), ...onFakeClock });
       for (let i = 0; i < 30; i++) {
         await putPages(store, 1, i);
         await vi.advanceTimersByTimeAsync(150);
@@ -141,7 +147,7 @@ describe('the SQLite search backlog', () => {
 
   it('stops between batches when a new text arrives, and goes on once the writes pause again', async () => {
     await withFakeClock(async () => {
-      const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 200 });
+      const store = await createSqliteStore({ dir: join(root, `s${n++}`), ...onFakeClock });
       await putPages(store, 3 * FTS_BATCH);
       await vi.advanceTimersByTimeAsync(200); // idle: the first batch
       expect(state(store)).toEqual({ waiting: 2 * FTS_BATCH, indexed: FTS_BATCH });

@@ -28,6 +28,7 @@ import { assertWritableDir, makeStoreDir, storeDirProblem } from './store-dir.js
 import { NEW_FILE_PAGE_SIZE, walCheckpointPages } from './page-size.js';
 import { SqliteTaskStore } from './tasks.js';
 import { vacuumDatabase, type VacuumResult } from './vacuum.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 export interface SqliteStoreOptions {
   /** Directory of the store; created (with parents) when missing. crawlkit's default is `./.crawlkit`. */
@@ -97,6 +98,14 @@ export interface SqliteStoreOptions {
    * @default true
    */
   migrationCopy?: boolean;
+  /**
+   * Checkpoint the write-ahead log on a thread of its own (with a connection of its own) instead of the thread that
+   * commits, once the log passes 4 MB; the committing connection still does past 16 MB, should that thread fall
+   * behind. The thread starts when the log first holds 2 MB. `false` leaves the checkpoint to SQLite, on the thread
+   * that commits.
+   * @default true
+   */
+  walCheckpointer?: boolean;
 }
 
 /** Something noticed while opening the store that is not an error. */
@@ -148,6 +157,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const searchIdleMs = nonNegativeInteger('searchIdleMs', options.searchIdleMs, 500);
   const searchCloseMs = nonNegativeInteger('searchCloseMs', options.searchCloseMs, 2_000);
   const migrationCopy = boolean('migrationCopy', options.migrationCopy, true);
+  const walCheckpointer = boolean('walCheckpointer', options.walCheckpointer, true);
   const hotTier =
     options.hotTier === false
       ? undefined
@@ -201,6 +211,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     });
   }
   const backlog = searchIndex ? new SearchBacklog(db, life, searchIdleMs) : undefined;
+  const checkpointer = walCheckpointer ? new WalCheckpointer(db, path, walCheckpointPages(db)) : undefined;
+  if (checkpointer) db.afterCommit(() => checkpointer.afterCommit());
 
   const pages = new SqlitePageStore(db, hotTier, maxPageBytes, searchIndex);
   let closing: Promise<void> | undefined;
@@ -225,9 +237,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       void pages.flushPuts();
       pages.flushTouches();
       await db.settled();
+      await checkpointer?.idle(); // one under way on its thread would make the vacuum's checkpoint busy
       try {
-        // VACUUM cannot run in a transaction: it waits for another process's lock in SQLite, holding the thread
-        // (a `crawlkit cache vacuum` has nothing else to answer meanwhile).
+        // VACUUM, outside any transaction, waits for another process's lock in SQLite, holding the thread.
         db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
         try {
           return vacuumDatabase(db, path);
@@ -280,6 +292,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     pages.flushTouches();
     life.close();
     await db.settled();
+    // Its connection closed before the store's: the last to close checkpoints the log and deletes it.
+    await checkpointer?.stop();
     backlog?.finish(searchCloseMs);
     hotTier?.clear();
     backlog?.close();
