@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 
 import type { ScrapeStage } from '../scrape/scrape-state.js';
 import { feedOf, loadBaseline, pageChange, type Baseline } from './change-feed.js';
-import { mainContentHash } from './content-hash.js';
+import { extractionContentHash } from './main-content-hash.js';
 
 /** Baselines of the crawls running here, loaded once per job and process. */
 const baselines = new LRUCache<string, Promise<Baseline>>({ max: 64 });
@@ -54,7 +54,7 @@ export function changeFeedStage(store: Store, job: JobRecord, task: Task): Scrap
       const { document, extraction } = state;
       if (!document || !extraction) return;
       const baseline = await baselineOf(store, job, feed.lineage);
-      const hash = state.contentHash ?? mainContentHash(extraction.markdown ?? '');
+      const hash = extractionContentHash(extraction, state.contentHash);
       const { sourceURL, url } = document.metadata;
       const key = feed.pageKey(task.key, sourceURL, url);
       const change = pageChange(baseline, key, hash, document.metadata.statusCode, state.softNotFound);

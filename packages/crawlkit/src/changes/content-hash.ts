@@ -1,10 +1,10 @@
 /**
  * The hash of a page's main content: what a crawl's change feed compares with the last run, and what a crawl folds a
- * page into its canonical by (the two pages hold the same text).
+ * page into its canonical by (the two pages hold the same text). Made in the extraction worker beside the content
+ * (`Extraction.contentHash`, `foldHash`), and here on the main thread for an extraction that came without them
+ * (`main-content-hash.ts`).
  */
 import { hash } from 'node:crypto';
-
-import { LRUCache } from 'lru-cache';
 
 /** The hash the feed compares and a crawl folds by: the main content as markdown, with runs of whitespace collapsed. */
 export function contentHash(markdown: string): string {
@@ -27,22 +27,4 @@ const REFETCH_CHANGES = [
  */
 export function foldHash(markdown: string): string {
   return contentHash(REFETCH_CHANGES.reduce((text, phrase) => text.replace(phrase, '#'), markdown));
-}
-
-/**
- * The content hashes of recent main contents, by the markdown string itself: a copy a 304 confirms serves a copy of
- * the memoised extraction whose markdown is the same string, hashed once (V8 keeps a string's own hash, so the lookup
- * does not read the text again). A copy whose kept extraction came with its hash is not looked up here at all
- * (`ScrapeState.contentHash`): a string just decoded would be read whole to find its key.
- */
-const hashes = new LRUCache<string, string>({ max: 2_000 });
-
-/** `contentHash(markdown)`, once per main content seen recently here. */
-export function mainContentHash(markdown: string): string {
-  let known = hashes.get(markdown);
-  if (known === undefined) {
-    known = contentHash(markdown);
-    hashes.set(markdown, known);
-  }
-  return known;
 }

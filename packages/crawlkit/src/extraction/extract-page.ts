@@ -18,6 +18,7 @@ import { countTerms } from '@crawlkit/store/search-terms';
 import { searchTextDigest } from '@crawlkit/store/text-digest';
 import { decodeText } from '@crawlkit/fetcher/analysis';
 
+import { contentHash, foldHash } from '../changes/content-hash.js';
 import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
 import { budgetCutWarning, documentExtraction } from './document-extraction.js';
@@ -213,10 +214,16 @@ function contentOptions(
 /**
  * Turns a fetched page into the extraction the formats read, by its kind. An HTML page whose markdown conversion
  * passes the request's budget comes back as its plain text (`cut`), with a warning. With `settings.searchText`, the
- * text the search index keeps comes too.
+ * text the search index keeps comes too; with `settings.hashContent`, the main content's hashes (here, off the
+ * thread that writes the store and feeds the pool).
  */
 export async function extractPageInput(request: ExtractionRequest): Promise<Extraction> {
   const extraction = await extractByKind(request);
+  if (request.settings.hashContent && extraction.markdown !== undefined) {
+    extraction.contentHash = contentHash(extraction.markdown);
+    // Only a page naming a canonical is compared by the fold: the others cost no second hash.
+    if (extraction.canonical) extraction.foldHash = foldHash(extraction.markdown);
+  }
   if (request.settings.searchText) {
     extraction.searchText = markdownText(extraction.markdown ?? '');
     extraction.searchTextDigest = searchTextDigest(extraction.searchText);

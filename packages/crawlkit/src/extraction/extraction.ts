@@ -79,6 +79,11 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
   searchText?: boolean;
   /** With `searchText`, also its terms counted (`countTerms`), for an index that counts them as it writes. */
   searchTerms?: true;
+  /**
+   * Also the main content's hashes (`contentHash`, and `foldHash` for a page naming a canonical), made in the worker:
+   * a crawl's change feed and its fold read them. Absent when off, as `markdownRawHtml`.
+   */
+  hashContent?: true;
   /** Also every block's verdict (`explainPage`), while `DEBUG=crawlkit:explain` or its channel listens. */
   explain?: true;
 }
@@ -125,6 +130,10 @@ export interface Extraction {
   searchTextDigest?: string;
   /** `searchText`'s terms with the title and description they were counted with, when `settings.searchTerms`. */
   searchTerms?: CountedTerms & SearchHead;
+  /** `contentHash(markdown)`, when `settings.hashContent` asked for it. */
+  contentHash?: string;
+  /** `foldHash(markdown)`, when `settings.hashContent` asked for it and the page names a canonical. */
+  foldHash?: string;
   /** Set when the extraction budget cut the full extraction: the result is the page's plain text. */
   cut?: true;
 }

@@ -30,6 +30,7 @@ const NOT_SHAPING_MARKDOWN = new Set<string>([
   'collectLinks',
   'searchText',
   'searchTerms',
+  'hashContent',
   'explain',
 ]);
 

@@ -10,17 +10,18 @@ import type { PageScrapeRequest } from './types.js';
 /**
  * How to extract the page for `request`: what its formats need, and its content options. `indexed`: the page's text
  * goes to the search index, which reads its markdown whatever the formats (`'counted'`: with its terms counted).
- * `markdown` asks for the main content as markdown whatever the formats (a crawl's change feed hashes it).
+ * `hashed` asks for the main content as markdown whatever the formats, and its hashes (a crawl's change feed and
+ * fold read them).
  */
 export function extractionSettings(
   request: PageScrapeRequest,
   collectLinks: boolean,
   indexed: boolean | 'counted' = false,
-  markdown = false,
+  hashed = false,
 ): ExtractionSettings {
   const pdf = request.parsers.find((p) => p.type === 'pdf');
   const needs = extractionNeeds(request.formats);
-  if (indexed || markdown) needs.markdown = true;
+  if (indexed || hashed) needs.markdown = true;
   const settings: ExtractionSettings = {
     ...needs,
     onlyMainContent: request.onlyMainContent,
@@ -39,6 +40,7 @@ export function extractionSettings(
   // Made in the worker: the main thread, which writes the store, is the crawl's bottleneck.
   if (indexed) settings.searchText = true;
   if (indexed === 'counted') settings.searchTerms = true;
+  if (hashed) settings.hashContent = true;
   return settings;
 }
 

@@ -1,7 +1,9 @@
 import { createMemoryStore } from '@crawlkit/store';
 import { describe, expect, it } from 'vitest';
 
+import { contentHash, foldHash } from '../changes/content-hash.js';
 import { VERSION } from '../cli/version.js';
+import { storedExtractionCodec } from '../codec/records.js';
 import type { ExtractionSettings } from '../extraction/extraction.js';
 import type { ScrapeState } from './scrape-state.js';
 import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from './stored-extraction.js';
@@ -20,6 +22,10 @@ describe('storedExtractionKey', () => {
     expect(key).toMatch(/^page-key\|extraction=[0-9a-f]{16}$/);
     expect(storedExtractionKey(state, settings, VERSION)).toBe(key);
     expect(storedExtractionKey(state, { ...settings, onlyMainContent: false })).not.toBe(key);
+  });
+
+  it("is the same for a crawl's settings, which ask for the content's hashes: they are not kept with it", () => {
+    expect(storedExtractionKey(state, { ...settings, hashContent: true })).toBe(storedExtractionKey(state, settings));
   });
 
   it('changes with the version: an upgraded crawlkit extracts a confirmed copy again', () => {
@@ -52,6 +58,21 @@ describe('writeStoredExtraction', () => {
     const read = await readStoredExtraction(store, 'page|extraction=x', 1);
     expect(read!.extraction).toEqual({ markdown: '# Plane', metadata: {}, warnings: [], searchTextDigest: 'digest' });
     expect(read!.contentHash).toBe(kept.contentHash);
+    await store.close();
+  });
+
+  it("keeps a crawl page's extraction as before its hashes came with it: the content hash beside it, made once", async () => {
+    const store = createMemoryStore();
+    const markdown = '# A topic\n\n12 views';
+    const made = { markdown, metadata: {}, warnings: [], canonical: 'https://example.com/t' };
+    const hashed = { ...made, contentHash: contentHash(markdown), foldHash: foldHash(markdown) };
+    const kept = { ...state, store, normalizedUrl: 'page' } as unknown as ScrapeState;
+    await writeStoredExtraction(kept, 'page|extraction=x', 1, hashed);
+    const value = (await store.pages.get('page|extraction=x'))!.value;
+    expect(value).toBe(
+      storedExtractionCodec.encode({ fetchedAt: 1, contentHash: contentHash(markdown), extraction: made }),
+    );
+    expect(kept.contentHash).toBe(contentHash(markdown));
     await store.close();
   });
 });

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Store } from '@crawlkit/store';
 import { LRUCache } from 'lru-cache';
 
-import { mainContentHash } from '../changes/content-hash.js';
+import { extractionContentHash } from '../changes/main-content-hash.js';
 import { VERSION } from '../cli/version.js';
 import { storedExtractionCodec } from '../codec/records.js';
 import type { Extraction, ExtractionSettings } from '../extraction/extraction.js';
@@ -36,7 +36,9 @@ export function storedExtractionKey(
   ) {
     return undefined;
   }
-  const identity = JSON.stringify({ version, settings });
+  // The hashes asked with the extraction are not kept with it (`keptPart`): the same entry with or without them.
+  const { hashContent: _hashes, ...kept } = settings;
+  const identity = JSON.stringify({ version, settings: kept });
   let digest = digests.get(identity);
   if (digest === undefined) {
     digest = createHash('sha256').update(identity).digest('hex').slice(0, 16);
@@ -72,7 +74,7 @@ export function writeStoredExtraction(
 ): Promise<void> {
   if (extraction.cut) return Promise.resolve();
   // Hashed here once, for the change feed's stage too.
-  const contentHash = mainContentHash(extraction.markdown ?? '');
+  const contentHash = extractionContentHash(extraction);
   state.contentHash = contentHash;
   const value = storedExtractionCodec.encode({ fetchedAt, contentHash, extraction: keptPart(extraction) });
   return state.store!.pages.put({ key, url: state.normalizedUrl, cachedAt: Date.now(), value });
@@ -81,10 +83,12 @@ export function writeStoredExtraction(
 /**
  * What is kept of an extraction: all of it but its search text when its digest comes with it, and that text's
  * counted terms. That text is its markdown's (`markdownText`), made again only if the store reads it (a text its
- * index does not hold yet), and was half of each kept entry, read and parsed for every page a recrawl confirms.
+ * index does not hold yet), and was half of each kept entry, read and parsed for every page a recrawl confirms. Its
+ * hashes are not kept in it either: the content hash is kept beside it, and the fold's is made again when read.
  */
 function keptPart(extraction: Extraction): Extraction {
-  if (extraction.searchText === undefined || extraction.searchTextDigest === undefined) return extraction;
-  const { searchText: _made, searchTerms: _counted, ...kept } = extraction;
+  const { contentHash: _hash, foldHash: _fold, ...unhashed } = extraction;
+  if (unhashed.searchText === undefined || unhashed.searchTextDigest === undefined) return unhashed;
+  const { searchText: _made, searchTerms: _counted, ...kept } = unhashed;
   return kept;
 }

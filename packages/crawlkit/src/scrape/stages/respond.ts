@@ -1,6 +1,7 @@
 import { isPageWarning } from '@crawlkit/extractor/page-warnings';
 
-import { foldHash, mainContentHash } from '../../changes/content-hash.js';
+import { foldHash } from '../../changes/content-hash.js';
+import { extractionContentHash } from '../../changes/main-content-hash.js';
 import { formatCredits } from '../../formats/registry.js';
 import type { Format } from '../../v2/formats.js';
 import type { ActionResults } from '../../v2/types.js';
@@ -70,9 +71,9 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   if (extraction.canonical) outcome.canonical = extraction.canonical;
   // An empty main content tells nothing of the page (a client-rendered one read without a browser): no hash.
   if (state.context.hashContent && extraction.markdown !== undefined && /\S/.test(extraction.markdown)) {
-    outcome.contentHash = state.contentHash ?? mainContentHash(extraction.markdown);
+    outcome.contentHash = extractionContentHash(extraction, state.contentHash);
     // Only a page naming a canonical is compared by the fold: the others cost no second hash.
-    if (extraction.canonical) outcome.foldHash = foldHash(extraction.markdown);
+    if (extraction.canonical) outcome.foldHash = extraction.foldHash ?? foldHash(extraction.markdown);
   }
   const retryAfter = page.headers['retry-after'];
   if (retryAfter !== undefined) outcome.retryAfter = retryAfter;
