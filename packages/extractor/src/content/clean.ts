@@ -7,6 +7,7 @@ import { detachAll, elements } from '../dom/walk.js';
 import { dropAgeLines } from './age-lines.js';
 import { AnnouncedLists, isAnnouncedList } from './announced-lists.js';
 import { findAuthorCards } from './author-cards.js';
+import { dropClosingCalls } from './closing-calls.js';
 import { dropDealRails } from './deal-rails.js';
 import { isFigureButton } from './figure-buttons.js';
 import { furnitureRule, isShareIcons, MAX_PROMPT } from './furniture.js';
@@ -177,5 +178,8 @@ export function cleanContainer(
   const blocks = dropRepeats(container, measures, doomed);
   dropPlaceholders(blocks, container, measures, total, doomed);
   dropAgeLines(container, measures, doomed);
+  // on every page: service pages' templates declare themselves articles too (a story's closing question before a
+  // form or a button stays)
+  dropClosingCalls(container, measures, doomed);
   detachAll(doomed);
 }

@@ -72,4 +72,29 @@ describe('extractMainContent: headers of items', () => {
     expect(text).toContain('myth2 paragraph 2');
     expect(text).not.toContain('Healthy Living');
   });
+
+  it('keeps the titles a news front page sets as bare links in each story’s header, not a member’s name', () => {
+    const headlines = [
+      'Kernel release adds a faster event poll path',
+      'Desktop shell update brings a new compositor option',
+      'Agent framework reaches its sixteenth minor release',
+      'Laptop support work continues on the free system',
+    ];
+    const story = (title: string, i: number): string =>
+      `<article style="clear: both;"><header><a href="/news/story-${i}">${title}</a></header><a href="/news/story-${i}"><img src="/img/${i}.png" alt=""></a><div class="details">${i + 2} Hours Ago - <a href="/topic/${i}">Topic ${i}</a></div><p>Story ${i} summary: the maintainers merged the change this morning, and the next release will ship it to every user.</p></article>`;
+    const { text } = extract(
+      page(
+        `<div id="main"><article class="full"><h1>Latest hardware reviews and open-source news</h1></article>${headlines.map(story).join('')}</div>`,
+      ),
+    );
+    for (const title of headlines) expect(text).toContain(title);
+    expect(text).toContain('Story 3 summary');
+    const post = (i: number): string =>
+      `<article class="forum-post"><header><a href="/users/${i}">member${i}</a></header><div class="post-body">${prose(`reply${i}`, 1)}</div></article>`;
+    const thread = extract(
+      page(`<div class="topic"><h1>Which sleeping bag for spring?</h1>${[0, 1, 2].map(post).join('')}</div>`),
+    );
+    expect(thread.text).toContain('reply2 paragraph 1');
+    expect(thread.text).not.toContain('member1');
+  });
 });

@@ -2,12 +2,13 @@
 import { isTag, type Element } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
-import { HEADING_TAGS } from './tags.js';
+import { HEADING_TAGS, linksAway } from './tags.js';
 
 /**
  * Whether `el` is the header of an item or a section rather than of the page (HTML-AAM maps a header scoped to
  * `article`, `section` or `main` to no landmark). Its nearest such ancestor decides: in an `<article>` a header holding
- * a heading is the item's title block (a teaser card's title and summary); in a `<section>` or `<main>` it must also
+ * a heading, or only a linked title, is the item's title block (a teaser card's title and summary, a news front page's
+ * bare headline link); in a `<section>` or `<main>` it must also
  * hold a paragraph (a section's heading and intro), as a bare heading there is often a shop's promo title. Outside
  * them all, a header holding only one heading below the page's title and no link is a heading of the text
  * (`<header><h2>3. Myth: eggs are bad</h2></header>`). Other headers (a forum post's "Posted by" line, a byline row)
@@ -22,6 +23,7 @@ export function isItemHeader(el: Element): boolean {
     if (p.name === 'article' || p.name === 'section' || p.name === 'main') scope = p.name;
   }
   if (!scope) return false;
+  if (scope === 'article' && isLinkedTitle(el)) return true;
   let heading = false;
   let para = false;
   for (const node of elements(el)) {
@@ -29,6 +31,25 @@ export function isItemHeader(el: Element): boolean {
     if (node.name === 'p') para = true;
   }
   return heading && (scope === 'article' || para);
+}
+
+/** Words of an item's title written as a bare link: a headline, not a member's name or a "Read more". */
+const MIN_TITLE_WORDS = 3;
+
+/**
+ * Whether the header's whole text is one link to another page of three words or more: an item's title set as a bare
+ * link (`<article><header><a href="/news/x">Budgie 10.10.2 brings …</a></header>`), where other sites put a heading.
+ */
+function isLinkedTitle(el: Element): boolean {
+  let link: Element | null = null;
+  for (const node of elements(el)) {
+    if (node.name !== 'a') continue;
+    if (link) return false;
+    link = node;
+  }
+  if (!link || !linksAway(link)) return false;
+  const text = textOf(el);
+  return textOf(link) === text && text.split(/\s+/).length >= MIN_TITLE_WORDS;
 }
 
 /** What follows a heading in the text's flow: a paragraph, a list, a table. */

@@ -168,6 +168,10 @@ export const DROP_RULES = {
     module: 'age-lines.ts',
     says: "a card's or a post's age standing alone as a line (3 days ago), while the ages are a small part of the text",
   },
+  'closing-call': {
+    module: 'closing-calls.ts',
+    says: "a landing page's closing call: its last heading, a question, with a short pitch and a button after it",
+  },
   repeat: { module: 'repeats.ts', says: 'a copy of an earlier block or wrapper, word for word' },
   'quoted-reply': { module: 'repeats.ts', says: 'a quote of an earlier post in a reply' },
   placeholder: { module: 'placeholders.ts', says: 'template filler (Lorem ipsum) and its unfilled cards' },
