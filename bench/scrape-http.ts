@@ -11,7 +11,11 @@
 //            --workers 1,3 (a row per other pool size: crawlkit's default concurrency with workers.size N)
 //
 // Method: every row is a long-lived child process (so its peak RSS is its own, and it loads only its own row's
-// libraries) that first processes 10 pages untimed (JIT warm-up; 3 in --quick). The pages are cut into batches of 50; each batch
+// libraries) that first processes other dev pages untimed (JIT warm-up: the pages between the measured ones, `{ every,
+// offset: every / 2 }`, as many), once for each thread that extracts in it (a pool of two: twice), as each thread of
+// the ceiling does, so that the rows and the ceiling are timed equally warm; the naive row (replaced every 150 pages)
+// and the cold row warm up on 10 pages (3 in --quick), which is what a short job meets. The pages are cut into
+// batches of 50; each batch
 // goes to every row in turn, in an order rotating by batch, so that all rows meet the same background load on a
 // shared machine. A row's pages/s is the median over batches; its peak RSS the high-water mark of its processes
 // (the naive row's child is replaced every 150 pages: jsdom leaks across thousands of windows). The server runs in
@@ -22,7 +26,7 @@
 // only) shows where its time goes.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { summarizeProfile, type HotSpot, type ProfileSummary } from './lib/cpu-profile.ts';
@@ -36,8 +40,8 @@ import { loadWcxbPages } from './lib/wcxb.ts';
 
 /** crawlkit's default `concurrency` (CrawlkitOptions); the reference rows use the same. */
 const DEFAULT_CONCURRENCY = 16;
-/** Untimed pages per row first (JIT warm-up). */
-const WARM_UP = isQuick() ? 3 : 10;
+/** Untimed pages first in the naive row and the cold row (a short JIT warm-up); the others warm on a whole pass. */
+const COLD_WARM_UP = isQuick() ? 3 : 10;
 const PROFILE_PAGES = 125;
 const GOAL_VS_NAIVE = 5;
 const GOAL_VS_FLOOR = 3;
@@ -70,14 +74,19 @@ interface RowSpec {
   recycleAfter?: number;
   /** crawlkit's `workers.size` (its extraction threads); unset = the default, the cores. */
   workers?: number;
+  /** Warm up on `COLD_WARM_UP` pages instead of a whole pass of other pages. */
+  cold?: boolean;
 }
 
 const CRAWLKIT = `crawlkit scrape() c=${DEFAULT_CONCURRENCY} (default)`;
 const NAIVE = `naive: fetch+jsdom+Readability+turndown c=${DEFAULT_CONCURRENCY}`;
 const FLOOR = `floor: undici+htmlparser2 parse c=${DEFAULT_CONCURRENCY}`;
 const ONE_THREAD = `crawlkit scrape() c=${DEFAULT_CONCURRENCY}, workers.size 0 (one thread)`;
+const COLD = `crawlkit scrape() c=${DEFAULT_CONCURRENCY} (default), cold: ${COLD_WARM_UP} pages of warm-up`;
 const specs: RowSpec[] = [
   { label: CRAWLKIT, runner: 'crawlkit', concurrency: 'default' },
+  // What a short job meets: the JIT still compiling, in each thread of the pool (a whole pass of warm-up in the others).
+  { label: COLD, runner: 'crawlkit', concurrency: 'default', cold: true },
   // The same engine extracting on its main thread: what the worker pool (issue 22) adds, side by side.
   {
     label: ONE_THREAD,
@@ -98,7 +107,7 @@ const specs: RowSpec[] = [
   { label: 'crawlkit scrape() c=1', runner: 'crawlkit', concurrency: 1 },
   ...(args.includes('--no-naive')
     ? []
-    : [{ label: NAIVE, runner: 'naive' as const, concurrency: 'default' as const, recycleAfter: 150 }]),
+    : [{ label: NAIVE, runner: 'naive' as const, concurrency: 'default' as const, recycleAfter: 150, cold: true }]),
   { label: FLOOR, runner: 'floor', concurrency: 'default' },
   { label: 'floor: undici+htmlparser2 parse c=1', runner: 'floor', concurrency: 1 },
 ];
@@ -141,8 +150,12 @@ class Worker {
 }
 
 const pages = loadWcxbPages(join(datasetRoot, 'wcxb-dev'), { every });
-const server = await startPageServer(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
+/** The warm-up's pages: as many, between the measured ones (the measured ones themselves when every page is). */
+const WARM_OFFSET = Math.floor(every / 2);
+const warmPages = every > 1 ? loadWcxbPages(join(datasetRoot, 'wcxb-dev'), { every, offset: WARM_OFFSET }) : pages;
+const server = await startPageServer(new Map([...pages, ...warmPages].map((p) => [`/${p.id}.html`, p.html])));
 const urls = pages.map((p) => `${server.url}/${p.id}.html`);
+const warmUrls = warmPages.map((p) => `${server.url}/${p.id}.html`);
 const batches: string[][] = [];
 for (let i = 0; i < urls.length; i += BATCH) batches.push(urls.slice(i, i + BATCH));
 const totalMB = pages.reduce((s, p) => s + Buffer.byteLength(p.html), 0) / 1e6;
@@ -150,10 +163,18 @@ console.log(
   `scrape-http: ${pages.length} WCXB dev pages (${totalMB.toFixed(1)} MB), ${batches.length} batches of up to ${BATCH}, ${specs.length} rows interleaved`,
 );
 
+/**
+ * The threads that extract in a row: its pool's (crawlkit's default, the cores), else the row's main thread. Each warms
+ * up on as many pages as a thread of the ceiling does, so a pool of two takes two passes of the warm-up's pages.
+ */
+const extractingThreads = (spec: RowSpec): number =>
+  spec.runner.startsWith('crawlkit') && spec.workers !== 0 ? (spec.workers ?? availableParallelism()) : 1;
+
 async function startWorker(spec: RowSpec, env?: NodeJS.ProcessEnv): Promise<Worker> {
   const worker = new Worker(spec, env);
   await worker.ready;
-  await worker.request({ warm: urls.slice(0, WARM_UP) });
+  if (spec.cold) await worker.request({ warm: urls.slice(0, COLD_WARM_UP) });
+  else for (let pass = 0; pass < extractingThreads(spec); pass++) await worker.request({ warm: warmUrls });
   return worker;
 }
 
@@ -217,7 +238,7 @@ await server.close();
 
 // What two threads give this machine for the same extraction with nothing around it: the pool's ratio's ceiling.
 const ceiling = await new Promise<ThreadCeiling>((resolve, reject) => {
-  const child = fork(CEILING, [join(datasetRoot, 'wcxb-dev'), String(every), quick ? '1' : '3'], {
+  const child = fork(CEILING, [join(datasetRoot, 'wcxb-dev'), String(every), quick ? '1' : '3', String(WARM_OFFSET)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   child.once('message', (m) => resolve(m as ThreadCeiling));
@@ -372,7 +393,8 @@ finish({
     pages: pages.length,
     every,
     batch: BATCH,
-    warmUpPages: WARM_UP,
+    warmUpPages: warmPages.length,
+    coldWarmUpPages: COLD_WARM_UP,
     defaultConcurrency: DEFAULT_CONCURRENCY,
     request: { formats: ['markdown', 'links'], onlyMainContent: true, maxAge: 0, storeInCache: false },
     engine: { store: 'memory', engine: 'http' },

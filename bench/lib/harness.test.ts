@@ -229,6 +229,8 @@ describe('WCXB loader', () => {
       expect(loadWcxbPages(root, new Set(['0004', '0002'])).map((p) => p.id)).toEqual(['0002', '0004']);
       const every = loadWcxbPages(root, { every: 2 });
       expect(every.map((p) => p.id)).toEqual(['0001', '0003', '0005']);
+      // The pages between them (a benchmark's warm-up set: none of the measured ones).
+      expect(loadWcxbPages(root, { every: 2, offset: 1 }).map((p) => p.id)).toEqual(['0002', '0004']);
       expect(every[1]).toEqual({
         id: '0003',
         url: 'https://e.test/0003',

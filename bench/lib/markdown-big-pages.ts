@@ -64,13 +64,23 @@ export interface BigPagesResult {
   cacheWriteMs?: number;
 }
 
+/**
+ * The big-page rows' warm-up set: every `every`th page (from the 5th) of `bySize` (sorted smallest first) but the
+ * `big` largest, so every size of page and none of the timed ones (about 150 of the dev split at 10).
+ */
+export function bigPagesWarmUp<T>(bySize: readonly T[], big: number, every = 10): T[] {
+  return bySize.slice(0, -big).filter((_, i) => i % every === Math.min(5, every - 1));
+}
+
 /** Each `<script>` and `<style>` element cut out: the page turndown converts in the whole-page row. */
 export function withoutScriptsAndStyles(html: string): string {
   return html.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '');
 }
 
 /**
- * Times `pages` (the largest first) `runs` times each, scrape and turndown alternating, after one warm-up scrape.
+ * Times `pages` (the largest first) `runs` times each, scrape and turndown alternating, after one warm-up scrape and,
+ * when `warmUp` is given, both sides' work through those other pages untimed (the scrapes two at a time, so that each
+ * thread of the pool compiles its code as the turndown's thread does: equally warm, pool37e).
  * `wholePage`: the scrape with `onlyMainContent: false`, and turndown given the page without its scripts and styles
  * (cut before timing), so that both produce the whole page; otherwise the scrape's main content beside turndown's
  * conversion of the page as served. `defaultConfig` (storewrite): crawlkit's default configuration instead of the
@@ -81,13 +91,17 @@ export async function timeBigPages(
   pages: readonly WcxbPage[],
   turndown: TurndownService,
   runs: number,
-  { wholePage = false, defaultConfig = false }: { wholePage?: boolean; defaultConfig?: boolean } = {},
+  {
+    wholePage = false,
+    defaultConfig = false,
+    warmUp = [],
+  }: { wholePage?: boolean; defaultConfig?: boolean; warmUp?: readonly WcxbPage[] } = {},
 ): Promise<BigPagesResult> {
   // CK_BENCH_CRAWLKIT: another build of the package (its dist/index.js), the row run on it.
   const { Crawlkit } = await loadCrawlkit();
   const storeDir = defaultConfig ? mkdtempSync(join(tmpdir(), 'ck-bench-big-pages-')) : undefined;
   const crawlkit = new Crawlkit(storeDir ? { storeDir, engine: 'http' } : { store: 'memory', engine: 'http' });
-  const server = await startPageServerProcess(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
+  const server = await startPageServerProcess(new Map([...pages, ...warmUp].map((p) => [`/${p.id}.html`, p.html])));
   let fresh = 0;
   const body = (page: WcxbPage) => ({
     url: `${server.url}/${page.id}.html${storeDir ? `?run=${fresh++}` : ''}`,
@@ -110,6 +124,17 @@ export async function timeBigPages(
   try {
     // The pool's threads and the connection warm up on a page outside the timed set.
     await crawlkit.scrape(body(pages[pages.length - 1]!));
+    for (let i = 0; i < warmUp.length; i += 2) {
+      const pair = warmUp.slice(i, i + 2);
+      await Promise.all(pair.map((page) => crawlkit.scrape(body(page))));
+      for (const page of pair) {
+        try {
+          turndown.turndown(wholePage ? withoutScriptsAndStyles(page.html) : page.html);
+        } catch {
+          // turndown's GFM plugin throws on a few dev pages (tables without rows): its warm-up is the work before.
+        }
+      }
+    }
     for (const page of pages) {
       const input = wholePage ? withoutScriptsAndStyles(page.html) : page.html;
       const scrape: number[] = [];

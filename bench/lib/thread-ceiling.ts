@@ -4,7 +4,7 @@
 // `scrape-http.vs-one-thread`) cannot pass this one; on 2 cores it is capped by what the two threads share (memory
 // bus, caches, V8's GC helper threads), not by crawlkit's pool.
 //
-//   node bench/lib/thread-ceiling.ts <wcxb-dev dir> <every> [rounds]   (forked by scrape-http, answers over IPC)
+//   node bench/lib/thread-ceiling.ts <wcxb-dev dir> <every> [rounds] [warm-up offset]   (forked by scrape-http)
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
 import { extractPage, type ExtractPageOptions } from '@crawlkit/extractor';
@@ -45,11 +45,15 @@ function extractAll(pages: readonly { url: string; bytes: Buffer }[]): number {
 interface Job {
   dir: string;
   every: number;
+  /** The warm-up's pages, `{ every, offset }` (as scrape-http's rows warm up); unset = the timed pages. */
+  warmOffset?: number;
 }
 
-function load({ dir, every }: Job): { url: string; bytes: Buffer }[] {
-  return loadWcxbPages(dir, { every }).map((p) => ({ url: p.url, bytes: Buffer.from(p.html) }));
+function load({ dir, every }: Job, offset = 0): { url: string; bytes: Buffer }[] {
+  return loadWcxbPages(dir, { every, offset }).map((p) => ({ url: p.url, bytes: Buffer.from(p.html) }));
 }
+
+const loadWarm = (job: Job) => (job.warmOffset === undefined ? load(job) : load(job, job.warmOffset));
 
 async function twoThreads(job: Job): Promise<number> {
   const workers = [0, 1].map(
@@ -60,7 +64,7 @@ async function twoThreads(job: Job): Promise<number> {
       w.once('message', resolve);
       w.once('error', reject);
     });
-  // Each worker loads the pages and warms up (one untimed pass) before the clock starts.
+  // Each worker loads the pages and warms up (one untimed pass over the warm-up's pages) before the clock starts.
   await Promise.all(workers.map(next));
   const started = performance.now();
   const done = await Promise.all(workers.map((w) => (w.postMessage('go'), next(w))));
@@ -71,7 +75,7 @@ async function twoThreads(job: Job): Promise<number> {
 
 export async function measureThreadCeiling(job: Job, rounds: number): Promise<ThreadCeiling> {
   const pages = load(job);
-  extractAll(pages);
+  extractAll(loadWarm(job));
   const one: number[] = [];
   const two: number[] = [];
   for (let r = 0; r < rounds; r++) {
@@ -91,11 +95,12 @@ export async function measureThreadCeiling(job: Job, rounds: number): Promise<Th
 
 if (!isMainThread) {
   const pages = load(workerData as Job);
-  extractAll(pages);
+  extractAll(loadWarm(workerData as Job));
   parentPort!.postMessage(0);
   parentPort!.once('message', () => parentPort!.postMessage(extractAll(pages)));
 } else if (process.argv[1] && import.meta.filename === process.argv[1] && process.send) {
-  const [dir, every, rounds] = process.argv.slice(2);
-  const result = await measureThreadCeiling({ dir: dir!, every: Number(every) }, Number(rounds ?? 3));
+  const [dir, every, rounds, warmOffset] = process.argv.slice(2);
+  const job = { dir: dir!, every: Number(every), ...(warmOffset ? { warmOffset: Number(warmOffset) } : {}) };
+  const result = await measureThreadCeiling(job, Number(rounds ?? 3));
   process.send(result, () => process.exit(0));
 }

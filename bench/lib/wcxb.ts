@@ -17,7 +17,7 @@ export interface WcxbPage {
 }
 
 /** Which pages to read: all, the ids in a set, every Nth, or the pages of some types (only their HTML is read). */
-export type WcxbSelection = ReadonlySet<string> | { every: number } | { types: readonly string[] };
+export type WcxbSelection = ReadonlySet<string> | { every: number; offset?: number } | { types: readonly string[] };
 
 /** The page type of a ground-truth file, as the scorer reads it (`category` is a collection). */
 function pageType(gt: { _internal?: { page_type?: { primary?: string } | string } }): string {
@@ -34,18 +34,20 @@ interface GroundTruth {
 
 /**
  * Reads the pages of `root` (`html/<id>.html.gz`, `ground-truth/<id>.json`) in id order: all, only the ids in a
- * set, every Nth (`{ every: 25 }` = ids 0, 25, 50, ... of the sorted list), or the pages of the given types
+ * set, every Nth (`{ every: 25 }` = ids 0, 25, 50, ... of the sorted list; `{ every: 25, offset: 12 }` = ids 12, 37,
+ * 62, ..., none of them among the first), or the pages of the given types
  * (`{ types: ['product'] }`); only the selected pages' HTML is read.
  */
 export function loadWcxbPages(root: string, only?: WcxbSelection): WcxbPage[] {
   const every = only && 'every' in only ? Math.max(1, Math.floor(only.every)) : 1;
+  const offset = only && 'every' in only ? (only.offset ?? 0) % every : 0;
   const types = only && 'types' in only ? new Set(only.types) : undefined;
   const ids = fs
     .readdirSync(path.join(root, 'html'))
     .filter((f) => f.endsWith('.html.gz'))
     .map((f) => f.slice(0, -'.html.gz'.length))
     .sort()
-    .filter((id, i) => (only instanceof Set ? only.has(id) : i % every === 0));
+    .filter((id, i) => (only instanceof Set ? only.has(id) : i % every === offset));
   const pages: WcxbPage[] = [];
   for (const id of ids) {
     const gt = JSON.parse(fs.readFileSync(path.join(root, 'ground-truth', `${id}.json`), 'utf8')) as GroundTruth;

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
-import { timeBigPages } from './markdown-big-pages.ts';
+import { bigPagesWarmUp, timeBigPages } from './markdown-big-pages.ts';
 import { loadWcxbPages } from './wcxb.ts';
 import { crawlkitEntry } from './crawlkit-build.ts';
 import { freshPageMicros } from './fresh-memory.ts';
@@ -23,12 +23,13 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
 const runs = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 3);
 const defaultConfig = process.argv.includes('--default-config');
-const largest = loadWcxbPages(datasets)
-  .sort((a, b) => b.html.length - a.html.length)
-  .slice(0, 12);
+const bySize = loadWcxbPages(datasets).sort((a, b) => a.html.length - b.html.length);
+const largest = bySize.slice(-12).reverse();
+const warmUp = bigPagesWarmUp(bySize, 12);
+bySize.length = 0;
 const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
 td.use(gfm);
-const r = await timeBigPages(largest, td, runs, { wholePage: true, defaultConfig });
+const r = await timeBigPages(largest, td, runs, { wholePage: true, defaultConfig, warmUp });
 const cpu = r.cpuPerScrape;
 const faults = r.faultsPerScrape;
 console.log(
