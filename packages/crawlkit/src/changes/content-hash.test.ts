@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { contentHash, foldHash } from './content-hash.js';
+import { canonicalFoldHash, contentHash, foldHash } from './content-hash.js';
 
 describe('foldHash', () => {
   it('is the same for two fetches of a text whose counters and relative times moved', () => {
@@ -21,5 +21,14 @@ describe('foldHash', () => {
       ['Meet in 5 minutes', 'Meet in 6 minutes'],
     ];
     for (const [one, other] of pairs) expect(foldHash(one!), one).not.toBe(foldHash(other!));
+  });
+});
+
+describe('canonicalFoldHash', () => {
+  it('hashes for the fold only a page naming a canonical', () => {
+    const text = '# A topic\n\n12 views. The first post.';
+    expect(canonicalFoldHash(text, 'https://example.test/topic')).toBe(foldHash(text));
+    expect(canonicalFoldHash(text, undefined)).toBeUndefined();
+    expect(canonicalFoldHash(text, '')).toBeUndefined();
   });
 });

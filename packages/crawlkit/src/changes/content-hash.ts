@@ -28,3 +28,11 @@ const REFETCH_CHANGES = [
 export function foldHash(markdown: string): string {
   return contentHash(REFETCH_CHANGES.reduce((text, phrase) => text.replace(phrase, '#'), markdown));
 }
+
+/**
+ * `foldHash` for a page naming a canonical, the only pages a crawl compares by the fold; undefined for the others,
+ * which cost no second hash.
+ */
+export function canonicalFoldHash(markdown: string, canonical: string | undefined): string | undefined {
+  return canonical ? foldHash(markdown) : undefined;
+}

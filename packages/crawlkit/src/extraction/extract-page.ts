@@ -18,7 +18,7 @@ import { countTerms } from '@crawlkit/store/search-terms';
 import { searchTextDigest } from '@crawlkit/store/text-digest';
 import { decodeText } from '@crawlkit/fetcher/analysis';
 
-import { contentHash, foldHash } from '../changes/content-hash.js';
+import { canonicalFoldHash, contentHash } from '../changes/content-hash.js';
 import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
 import { budgetCutWarning, documentExtraction } from './document-extraction.js';
@@ -221,8 +221,8 @@ export async function extractPageInput(request: ExtractionRequest): Promise<Extr
   const extraction = await extractByKind(request);
   if (request.settings.hashContent && extraction.markdown !== undefined) {
     extraction.contentHash = contentHash(extraction.markdown);
-    // Only a page naming a canonical is compared by the fold: the others cost no second hash.
-    if (extraction.canonical) extraction.foldHash = foldHash(extraction.markdown);
+    const fold = canonicalFoldHash(extraction.markdown, extraction.canonical);
+    if (fold !== undefined) extraction.foldHash = fold;
   }
   if (request.settings.searchText) {
     extraction.searchText = markdownText(extraction.markdown ?? '');

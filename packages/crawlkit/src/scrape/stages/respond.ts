@@ -1,6 +1,6 @@
 import { isPageWarning } from '@crawlkit/extractor/page-warnings';
 
-import { foldHash } from '../../changes/content-hash.js';
+import { canonicalFoldHash } from '../../changes/content-hash.js';
 import { extractionContentHash } from '../../changes/main-content-hash.js';
 import { formatCredits } from '../../formats/registry.js';
 import type { Format } from '../../v2/formats.js';
@@ -72,8 +72,8 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   // An empty main content tells nothing of the page (a client-rendered one read without a browser): no hash.
   if (state.context.hashContent && extraction.markdown !== undefined && /\S/.test(extraction.markdown)) {
     outcome.contentHash = extractionContentHash(extraction, state.contentHash);
-    // Only a page naming a canonical is compared by the fold: the others cost no second hash.
-    if (extraction.canonical) outcome.foldHash = extraction.foldHash ?? foldHash(extraction.markdown);
+    const fold = extraction.foldHash ?? canonicalFoldHash(extraction.markdown, extraction.canonical);
+    if (fold !== undefined) outcome.foldHash = fold;
   }
   const retryAfter = page.headers['retry-after'];
   if (retryAfter !== undefined) outcome.retryAfter = retryAfter;
