@@ -304,6 +304,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     }
     try {
       db.close();
+      checkpointer?.release(); // after the connection: see WalIndex
     } catch (error) {
       throw translateSqliteError(error);
     }
@@ -353,9 +354,8 @@ function openDatabase(
       db.exec(`PRAGMA synchronous = ${settings.synchronous.toUpperCase()}`);
       db.exec('PRAGMA foreign_keys = OFF');
       db.exec('PRAGMA temp_store = MEMORY');
-      // The WAL is checkpointed at SQLite's default size, 1000 pages of 4 KiB, whatever the file's page size: a 10x
-      // larger WAL gave at best ~10% more commits/s but made every read after another process's commit ~50% slower
-      // (bench/store.ts, "re-validated").
+      // The WAL is checkpointed at SQLite's default size, 1000 pages of 4 KiB, whatever the file's page size: 10x
+      // gave at best ~10% more commits/s, every read after another process's commit ~50% slower (bench/store.ts).
       db.exec(`PRAGMA wal_autocheckpoint = ${walCheckpointPages(db)}`);
       // The way back: a copy of a file of an older schema, before the migration changes it.
       const copy = settings.migrationCopy ? keepCopyBeforeMigration(db, path) : undefined;

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -8,7 +9,9 @@ import { Lifecycle } from '../lifecycle.js';
 import { SqliteDatabase } from './database.js';
 import { NEW_FILE_PAGE_SIZE } from './page-size.js';
 import { createSqliteStore } from './sqlite-store.js';
+import { CHECKPOINTER_THREAD } from './wal-checkpointer-thread.js';
 import { SAFETY_FACTOR, WalCheckpointer } from './wal-checkpointer.js';
+import { WalIndex, type WalState } from './wal-index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-sqlite-checkpointer-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -19,17 +22,15 @@ const CHECKPOINT_FRAMES = 500;
 const body = new Uint8Array(300_000).fill(60);
 const page = (i: number) => ({ key: `k${i}`, url: `https://example.com/${i}`, cachedAt: i + 1, value: '{}', body });
 
-/** Frames in the WAL and frames copied back into the file, read from its index as SQLite lays it out. */
-function walState(path: string): { frames: number; backfilled: number } {
-  const words = new Uint32Array(25);
-  const fd = openSync(`${path}-shm`, 'r');
-  try {
-    readSync(fd, new Uint8Array(words.buffer), 0, words.byteLength, 0);
-  } finally {
-    closeSync(fd);
-  }
-  return { frames: words[4]!, backfilled: words[24]! };
+/** Frames in the WAL and frames copied back into the file, read from its index (closed once the tests end: `WalIndex`). */
+const indexes = new Map<string, WalIndex>();
+function walState(path: string): WalState {
+  if (!indexes.has(path)) indexes.set(path, new WalIndex(path));
+  return indexes.get(path)!.read();
 }
+afterAll(() => {
+  for (const index of indexes.values()) index.release();
+});
 
 /** The threads of this process with the checkpointer's name (Linux cuts it at 15 characters). */
 const checkpointerThreads = () =>
@@ -63,7 +64,7 @@ function blobFile(name: string, thread: string) {
       db.write(() => db.run('INSERT INTO blobs (body) VALUES (?)', body));
       return walState(path).frames;
     });
-  return { path, db, checkpointer, write };
+  return { path, raw, db, checkpointer, write };
 }
 
 /** A checkpointer's thread that takes the messages and never checkpoints: one that has fallen behind. */
@@ -161,5 +162,38 @@ describe('the WAL checkpointer', () => {
     expect(Math.max(...file.write(60).slice(2))).toBeLessThan(CHECKPOINT_FRAMES + 40);
     await file.checkpointer.stop();
     file.db.close();
+  });
+
+  it("keeps this process's locks on the log while its connection is open: another process cannot write beside it", async () => {
+    const file = blobFile('locks', CHECKPOINTER_THREAD);
+    file.write(1); // the log's index read, after the commit
+    // Another process's write, answered at once: `busy` while this process holds the log's write lock.
+    const otherWrites = () =>
+      spawnSync(
+        process.execPath,
+        [
+          '-e',
+          `const db = new (require('node:sqlite').DatabaseSync)(process.argv[1]);
+          db.exec('PRAGMA busy_timeout = 0');
+          try { db.exec('BEGIN IMMEDIATE'); db.exec('ROLLBACK'); console.log('wrote'); }
+          catch (e) { console.log(/locked|busy/i.test(e.message) ? 'busy' : e.message); }`,
+          file.path,
+        ],
+        { encoding: 'utf8' },
+      ).stdout.trim();
+    file.raw.exec('BEGIN IMMEDIATE');
+    try {
+      expect(otherWrites()).toBe('busy');
+      // The thread stopped and the store about to close its connection: still held. Before, stopping closed the
+      // index's descriptor, which dropped every lock of the process on it, and a page committed by another process
+      // during a checkpoint of the thread was lost.
+      await file.checkpointer.stop();
+      expect(otherWrites()).toBe('busy');
+    } finally {
+      file.raw.exec('ROLLBACK');
+    }
+    expect(otherWrites()).toBe('wrote');
+    file.db.close();
+    file.checkpointer.release();
   });
 });

@@ -11,12 +11,12 @@
  * to the committing thread at the usual size. The thread starts once the log holds half the size: a process that
  * writes little (a CLI scrape) never starts one.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 
 import type { SqliteDatabase } from './database.js';
 import { CHECKPOINTER_THREAD } from './wal-checkpointer-thread.js';
+import { WalIndex, type WalState } from './wal-index.js';
 
 /** The log's size past which the committing connection checkpoints itself, in checkpoint sizes. */
 export const SAFETY_FACTOR = 4;
@@ -27,20 +27,14 @@ const START_SHARE = 0.5;
 /** How long `stop` waits for the thread to end (a checkpoint under way finishes first) before terminating it. */
 const STOP_MS = 5_000;
 
-// The wal-index (sqlite.org/walformat.html): two copies of a 48-byte header, then the checkpoint's record; native
-// byte order. Words of 4 bytes: frames in the log (`mxFrame`, byte 16) and frames copied back (`nBackfill`, byte 96).
-const FRAMES = 4;
-const BACKFILLED = 24;
-
 /** The checkpointer of one store's connection: `afterCommit` after each of its commits, `stop` before it closes. */
 export class WalCheckpointer {
   readonly #db: SqliteDatabase;
   readonly #path: string;
+  readonly #index: WalIndex;
   /** The checkpoint size, in frames (pages of the file). */
   readonly #frames: number;
   readonly #thread: string;
-  readonly #words = new Uint32Array(BACKFILLED + 1);
-  #index: number | undefined;
   #worker: Worker | undefined;
   #exited: Promise<void> | undefined;
   /** A checkpoint was asked of the thread and it has not answered yet. */
@@ -57,6 +51,7 @@ export class WalCheckpointer {
   constructor(db: SqliteDatabase, path: string, frames: number, thread = CHECKPOINTER_THREAD) {
     this.#db = db;
     this.#path = path;
+    this.#index = new WalIndex(path);
     this.#frames = frames;
     this.#thread = thread;
   }
@@ -92,8 +87,6 @@ export class WalCheckpointer {
    */
   async stop(): Promise<void> {
     this.#off = true;
-    if (this.#index !== undefined) closeSync(this.#index);
-    this.#index = undefined;
     const worker = this.#worker;
     if (!worker) return;
     worker.postMessage('stop');
@@ -102,17 +95,23 @@ export class WalCheckpointer {
     clearTimeout(late);
   }
 
-  /** Frames in the log and frames copied back, from its index; undefined (and the thread given up) when unreadable. */
-  #readIndex(): { frames: number; backfilled: number } | undefined {
+  /**
+   * To call once the store's connection has closed (never before: see `WalIndex`), after `stop`: lets go of the
+   * log's index.
+   */
+  release(): void {
+    this.#index.release();
+  }
+
+  /** The log's state from its index; undefined (and the thread given up) when unreadable. */
+  #readIndex(): WalState | undefined {
     try {
-      this.#index ??= openSync(`${this.#path}-shm`, 'r');
-      readSync(this.#index, new Uint8Array(this.#words.buffer), 0, this.#words.byteLength, 0);
+      return this.#index.read();
     } catch {
       // No index beside the file (another locking mode, another VFS): SQLite's own checkpoint stays.
       this.#giveUp();
       return undefined;
     }
-    return { frames: this.#words[FRAMES]!, backfilled: this.#words[BACKFILLED]! };
   }
 
   #start(): void {
