@@ -10,6 +10,7 @@ import { withinBudget } from '@crawlkit/options/within-budget';
 
 import { CHROMIUM_FLAGS, PROFILE_PREFIX } from './chromium-flags.js';
 import { BrowserError } from './errors.js';
+import { removeShmLeftovers } from './shm-leftovers.js';
 import { findSocketDir, removeSocketDir } from './socket-dir.js';
 import { removeStaleProfiles } from './stale-profiles.js';
 
@@ -20,6 +21,8 @@ export interface LaunchedBrowser {
   userDataDir: string;
   /** The directory of the profile's `SingletonSocket` (see `findSocketDir`), read once Chromium is up. */
   socketDir?: string;
+  /** For a browser we launched: its temporary directory and when it started (see `removeShmLeftovers`). */
+  launched?: { tempDir: string; at: number };
   /** Chromium's major version, e.g. `156`. */
   majorVersion: number;
   /** The user agent with `HeadlessChrome` spelled `Chrome`. */
@@ -49,6 +52,7 @@ interface TargetInfoView {
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
   // At every launch (a few milliseconds): a server's browser relaunched when idle sweeps what was killed since.
   await removeStaleProfiles(tmpdir(), PROFILE_PREFIX);
+  const launched = { tempDir: tmpdir(), at: Date.now() };
   const userDataDir = await makeProfileDir();
   let browser: Browser;
   /** A session on the browser target, for closing popups (set once Chromium is up). */
@@ -91,7 +95,8 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     .createCDPSession()
     .catch(() => undefined);
   const socketDir = await findSocketDir(userDataDir);
-  return { browser, pid: browser.process()?.pid, userDataDir, socketDir, ...(await describeBrowser(browser)) };
+  const pid = browser.process()?.pid;
+  return { browser, pid, userDataDir, socketDir, launched, ...(await describeBrowser(browser)) };
 }
 
 /**
@@ -232,7 +237,8 @@ async function whyItCannotRun(executablePath: string): Promise<string | undefine
 
 /**
  * Takes a browser down for good: SIGKILL of its whole process group (renderers, GPU and zygote processes included),
- * a wait of `graceMs` at most for its exit, then removal of the temporary profile.
+ * a wait of `graceMs` at most for its exit, then removal of the temporary profile and of the shared memory files the
+ * kill left in the temporary directory.
  */
 export async function destroyBrowser(launched: LaunchedBrowser, graceMs = 3_000): Promise<void> {
   const child = launched.browser.process();
@@ -247,6 +253,7 @@ export async function destroyBrowser(launched: LaunchedBrowser, graceMs = 3_000)
   // Helpers that left the process group (zygote, utility processes) still carry the profile on their command line.
   await killAllWith(launched.userDataDir, { emptyScans: 1, scanMs: 50, maxMs: 1_000 });
   await removeProfile(launched.userDataDir, socketDir);
+  if (launched.launched) await removeShmLeftovers(launched.launched.tempDir, launched.launched.at);
 }
 
 /**
