@@ -13,6 +13,18 @@ interface Profile {
   startTime: number;
   endTime: number;
   samples?: number[];
+  /** µs from the previous sample (the first: from `startTime`), one a sample. */
+  timeDeltas?: number[];
+}
+
+/**
+ * A span of a profile, in µs of the clock its timestamps use (V8's monotonic clock, the one `process.hrtime` reads):
+ * only the samples taken inside it count. Profiles of several threads of one process share that clock, so one span
+ * (a benchmark's timed part, printed by the profiled process) cuts each thread's profile to the same moments.
+ */
+export interface ProfileWindow {
+  startUs: number;
+  endUs: number;
 }
 
 export interface HotSpot {
@@ -46,16 +58,22 @@ function place(url: string, root: string): string {
  * counted apart: a thread that hands its work to others (the worker pool) is mostly idle, and its lists would
  * otherwise be one `(idle)` row above rows of a few percent.
  */
-export function summarizeProfile(file: string, root: string, top = 20): ProfileSummary {
+export function summarizeProfile(file: string, root: string, top = 20, window?: ProfileWindow): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-  const samples = profile.samples?.length ?? profile.nodes.reduce((a, n) => a + (n.hitCount ?? 0), 0);
-  const totalMs = (profile.endTime - profile.startTime) / 1000;
+  const hitsOf = window ? hitsIn(profile, window) : undefined;
+  const hitCount = (node: ProfileNode) => (hitsOf ? (hitsOf.get(node.id) ?? 0) : (node.hitCount ?? 0));
+  const samples = hitsOf
+    ? [...hitsOf.values()].reduce((a, b) => a + b, 0)
+    : (profile.samples?.length ?? profile.nodes.reduce((a, n) => a + (n.hitCount ?? 0), 0));
+  const totalMs = window
+    ? (Math.min(window.endUs, profile.endTime) - Math.max(window.startUs, profile.startTime)) / 1000
+    : (profile.endTime - profile.startTime) / 1000;
   const msPerHit = samples ? totalMs / samples : 0;
   const byFunction = new Map<string, number>();
   const byFile = new Map<string, number>();
   let idle = 0;
   for (const node of profile.nodes) {
-    const hits = node.hitCount ?? 0;
+    const hits = hitCount(node);
     if (!hits) continue;
     const { functionName, url, lineNumber } = node.callFrame;
     if (!url && functionName === '(idle)') {
@@ -84,4 +102,17 @@ export function summarizeProfile(file: string, root: string, top = 20): ProfileS
     functions: rank(byFunction),
     files: rank(byFile),
   };
+}
+
+/** Samples by node id of those taken inside `window` (a profile without per-sample times has none). */
+function hitsIn(profile: Profile, window: ProfileWindow): Map<number, number> {
+  const hits = new Map<number, number>();
+  const { samples = [], timeDeltas = [] } = profile;
+  let at = profile.startTime;
+  for (let i = 0; i < samples.length; i++) {
+    at += timeDeltas[i] ?? 0;
+    if (at < window.startUs || at > window.endUs) continue;
+    hits.set(samples[i]!, (hits.get(samples[i]!) ?? 0) + 1);
+  }
+  return hits;
 }

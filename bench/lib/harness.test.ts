@@ -88,6 +88,44 @@ describe('cpu profile summary', () => {
   });
 });
 
+describe('cpu profile summary over a window', () => {
+  it('counts only the samples taken inside the window', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-bench-prof-test-'));
+    try {
+      const file = join(dir, 'p.cpuprofile');
+      const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0 });
+      // 10 samples, 10 ms apart from t = 1,000,000 µs: warm-up (compile) then the timed part (parse, walk)
+      const samples = [2, 2, 2, 2, 3, 3, 5, 4, 3, 5];
+      writeFileSync(
+        file,
+        JSON.stringify({
+          startTime: 1_000_000,
+          endTime: 1_100_000,
+          nodes: [
+            { id: 1, callFrame: frame('(root)', '') },
+            { id: 2, callFrame: frame('compile', 'file:///r/packages/p/dist/c.js') },
+            { id: 3, callFrame: frame('parse', 'file:///r/packages/p/dist/a.js') },
+            { id: 4, callFrame: frame('walk', 'file:///r/packages/p/dist/w.js') },
+            { id: 5, callFrame: frame('(idle)', '') },
+          ],
+          samples,
+          timeDeltas: samples.map(() => 10_000),
+        }),
+      );
+      // the samples at 1,050,000 to 1,090,000 µs: parse, parse, idle, walk, parse
+      const s = summarizeProfile(file, '/r', 10, { startUs: 1_045_000, endUs: 1_095_000 });
+      expect(s.totalMs).toBe(50);
+      expect(s.idleMs).toBe(10);
+      expect(s.functions.map((f) => [f.name, f.share])).toEqual([
+        ['parse (packages/p/dist/a.js:1)', 0.75],
+        ['walk (packages/p/dist/w.js:1)', 0.25],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('scrape-http runners against the page server', () => {
   const html = (title: string) =>
     `<!doctype html><html><head><title>${title}</title><meta name="description" content="d"></head><body>` +
