@@ -10,7 +10,8 @@ export const MAX_LABEL = 60;
 /**
  * Whether `rail` is made of `min` or more repeated items: below it (through wrappers holding all of its `count`
  * links), every child with text is an item (`isItem`), but for one short unlinked label (none inside a wrapper
- * gone through: the label was beside it).
+ * gone through: the label was beside it). Beside the wrappers gone through lies at most a label's worth of text
+ * (60 characters): a wrapper that holds the story's last paragraph and the rail is not the rail.
  */
 export function repeatsItems(
   rail: Element,
@@ -21,11 +22,15 @@ export function repeatsItems(
 ): boolean {
   const all = count.get(rail) ?? 0;
   let box = rail;
+  // what sits beside the wrappers gone through is at most the label (not the story's last paragraphs)
+  let beside = 0;
   for (;;) {
     const inner = box.children.find((c): c is Element => isTag(c) && count.get(c) === all);
     if (!inner) break;
+    beside += (measures.get(box)?.text ?? 0) - (measures.get(inner)?.text ?? 0);
     box = inner;
   }
+  if (beside > MAX_LABEL) return false;
   let n = 0;
   let labels = box === rail ? 0 : 1;
   for (const c of box.children) {

@@ -89,4 +89,15 @@ describe('extractMainContent: rails of other stories after a story', () => {
     );
     expect(block).toMatchObject({ verdict: 'dropped', rule: 'story-rail', module: 'story-rails.ts' });
   });
+  it("keeps the story's last paragraph that shares a wrapper with the rail", () => {
+    const items = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<div class="q-5"><a href="/news/2026/11/story-${i}">Harbour story number ${i} of the week has a long headline</a> <span>${i + 1} hours ago by Ann Lee</span></div>`,
+    ).join('');
+    const last = `<p>Repairs should take about a week, and the operator will post the restart date on its website.</p>`;
+    const out = text(page(`${brief}<div class="k-9">${last}<div class="q-3">${items}</div></div>`));
+    expect(out).toContain('post the restart date on its website');
+    expect(out).not.toContain('Harbour story number');
+  });
 });
