@@ -31,6 +31,23 @@ describe('blockedReason', () => {
     expect(
       blockedReason({ status: 200, headers: {}, text: '<script src="https://geo.captcha-delivery.com/c.js">' }),
     ).toBe('blocked:challenge');
+    // Each marker alone, whatever its letters' case; a reference too far after the heading is not one.
+    const challenges = [
+      '<TITLE> Attention Required! | Cloudflare</TITLE>',
+      '<script>window._cf_chl_opt={}</script>',
+      '<div class="cf-chl-widget">',
+      '<script src="/cdn-cgi/challenge-platform/h/b/orchestrate">',
+      '<div id="px-captcha"></div>',
+      '<script>window._pxAppId="PerimeterX"</script>',
+      'Request unsuccessful. Incapsula incident ID: 123',
+      '<script src="/_Incapsula_Resource?SWJIYLWA=1">',
+      "<h1>Access Denied</h1> You don't have permission. Reference #18.1",
+    ];
+    for (const text of challenges)
+      expect(blockedReason({ status: 200, headers: {}, text }), text).toBe('blocked:challenge');
+    const far = `<h1>Access Denied</h1>${' '.repeat(401)}Reference #18.1`;
+    expect(blockedReason({ status: 200, headers: {}, text: far })).toBeUndefined();
+    expect(blockedReason({ status: 200, headers: {}, text: '<title>Security tips</title>' })).toBeUndefined();
   });
 });
 

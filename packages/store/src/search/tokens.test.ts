@@ -60,4 +60,32 @@ describe('search terms', () => {
     expect(indexedText('Crawlers crawl 東京都!')).toBe('crawlers crawl 東京 京都 都');
     expect(indexedText('서울에서 cafe\u0301 ＡＢＣ')).toBe('서울 울에 에서 서 cafe abc');
   });
+
+  it('hand FTS5 the words of a text with any character it reads otherwise, wherever it stands', () => {
+    // What the script classes say, character by character (the definition indexedText must keep).
+    const otherwise =
+      /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}\p{M}\uff00-\uffef]/u;
+    const texts = [
+      'Updated · July 9', // a middle dot is also Han by its script extensions
+      'it\u02bcs', // a modifier apostrophe too
+      'Crawlers crawl, naïvely — “42” ½ €',
+      'a rare character 𠀀 after', // Han beyond the Basic Multilingual Plane
+      'an emoji 😀 and a lone \ud800 surrogate \udc00',
+      'e\u0301 written apart',
+      'ＡＢＣ',
+      'ｶﾞ',
+      'x𠀀𠀁y',
+      'plain ASCII only',
+    ];
+    for (const text of texts) {
+      const expected = otherwise.test(text)
+        ? words(text)
+            .map((w) => w.word)
+            .join(' ')
+        : text;
+      expect(indexedText(text), text).toBe(expected);
+    }
+    expect(indexedText('Updated · July 9')).toBe('updated july 9');
+    expect(indexedText('x𠀀𠀁y')).toBe('x 𠀀𠀁 𠀁 y');
+  });
 });
