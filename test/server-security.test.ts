@@ -105,11 +105,16 @@ function trickle(
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const started = Date.now();
-    const socket: Socket = connect(Number(port), hostname, () => socket.write(head));
+    let timer: NodeJS.Timeout | undefined;
+    // The drip starts once the head is written: started beside `connect`, a connection slower than 100 ms (under
+    // load) sent a drip before the head, and the server answered 400 HPE_INVALID_METHOD.
+    const socket: Socket = connect(Number(port), hostname, () => {
+      socket.write(head);
+      timer = setInterval(() => {
+        if (!socket.destroyed) socket.write(drip());
+      }, 100);
+    });
     let response = '';
-    const timer = setInterval(() => {
-      if (!socket.destroyed) socket.write(drip());
-    }, 100);
     socket.setEncoding('utf8').on('data', (chunk: string) => (response += chunk));
     socket.on('error', () => undefined);
     socket.on('close', () => {
