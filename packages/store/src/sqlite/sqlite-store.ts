@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { stat, statfs } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -24,7 +24,7 @@ import { SqlitePageStore } from './pages.js';
 import { SqliteResultStore } from './results.js';
 import { SqliteSearchIndex } from './search.js';
 import { SearchBacklog } from './search-backlog.js';
-import { assertWritableDir, makeStoreDir, storeDirProblem } from './store-dir.js';
+import { assertWritableDir, makePrivate, makeStoreDir, storeDirProblem } from './store-dir.js';
 import { NEW_FILE_PAGE_SIZE, walCheckpointPages } from './page-size.js';
 import { SqliteTaskStore } from './tasks.js';
 import { vacuumDatabase, type VacuumResult } from './vacuum.js';
@@ -312,23 +312,6 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
 }
 
 /* ------------------------------------------------------------------------------------------- Internal helpers -- */
-
-/**
- * Creates the database file with mode 0600 before SQLite opens it (SQLite gives its `-wal` and `-shm` files the
- * database's mode), and takes an existing store's files down to 0600: they hold every page and job.
- */
-function makePrivate(path: string): void {
-  closeSync(openSync(path, 'a', 0o600));
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-    try {
-      chmodSync(file, 0o600);
-    } catch (error) {
-      // A file that is not there yet gets its mode at creation; one owned by another user is left as it is.
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'EPERM') throw error;
-    }
-  }
-}
 
 /**
  * Opens the connection to the database at `path`, sets it up and migrates the schema. Two processes creating the same

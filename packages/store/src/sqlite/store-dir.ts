@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 import { StoreError } from '../errors.js';
@@ -67,4 +67,28 @@ export function storeDirProblem(dir: string, error: unknown, opening = false): s
     '(--store, or CRAWLKIT_STORE in the environment of a command) at a directory this process can write, or use ' +
     "store: 'memory'."
   );
+}
+
+/**
+ * Creates the database file with mode 0600 before SQLite opens it (SQLite gives its `-wal` and `-shm` files the
+ * database's mode), and takes an existing store's files down to 0600: they hold every page and job.
+ */
+export function makePrivate(path: string): void {
+  // Never a descriptor of an existing file: closing it would drop the locks of this process's other connections.
+  if (!existsSync(path)) {
+    try {
+      closeSync(openSync(path, 'wx', 0o600));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch (error) {
+      // A file that is not there yet gets its mode at creation; one owned by another user is left as it is.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EPERM') throw error;
+    }
+  }
 }
