@@ -196,16 +196,10 @@ const [FULL_WIDTH_FIRST, FULL_WIDTH_LAST] = [0xff00, 0xffef];
  */
 function readOtherwise(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
-    let code = text.charCodeAt(i);
-    if (code < 0x80) continue;
+    if (text.charCodeAt(i) < 0x80) continue;
+    const code = text.codePointAt(i)!;
     if (code >= FULL_WIDTH_FIRST && code <= FULL_WIDTH_LAST) return true;
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const low = text.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-        i++;
-      }
-    }
+    if (code > 0xffff) i++;
     if (kindOf(code) !== OTHER_KIND) return true;
   }
   return false;
