@@ -55,6 +55,22 @@ describe('goneSentence', () => {
   ])('reads %j', (markdown, sentence) => expect(goneSentence(markdown)).toBe(sentence));
 
   it.each([
+    'is no longer available',
+    'is no longer open',
+    'is no longer active',
+    'is no longer accepting applications',
+    'has been filled',
+    'has expired',
+    'has been removed',
+    'has been closed',
+    'is closed',
+    'no longer exists',
+  ])('reads every state, in any case: "This role %s"', (state) => {
+    expect(goneSentence(`Berlin.\n\nThis role ${state}.`)).toBe(`This role ${state}.`);
+    expect(goneSentence(`# THIS ROLE ${state.toUpperCase()}`)).toBe(`THIS ROLE ${state.toUpperCase()}`);
+  });
+
+  it.each([
     'The banner read "This job has expired" for a week.',
     '> This job is no longer available.',
     'Acme Corp is no longer available.',
