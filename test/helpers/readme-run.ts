@@ -67,6 +67,7 @@ const PAGES: Record<string, string> = {
   '/pricing': page('Pricing', para('What does it cost? The basic plan costs 10 dollars a month.') + para(filler)),
   '/p/42': page('Widget 42', para('The Widget 42 costs 19.99 dollars.') + para(filler)),
   '/product/42': page('Widget 42', para('The Widget 42 costs 19.99 dollars.') + para(filler)),
+  '/app': page('App', para(filler) + '<button id="load-more" onclick="this.after(\'More items\')">Load more</button>'),
   '/story': page(
     'A story',
     para('Once upon a time a crawler read a page.') +
@@ -120,7 +121,8 @@ export function onSite(code: string, site: ExampleSite): string {
     out = out.replace(new RegExp(`${from.replaceAll('.', '\\.')}(?![\\w.-])`, 'g'), to);
   }
   const foreign = [...out.matchAll(/https?:\/\/([\w.-]+)/g)].filter(
-    ([, host]) => !['127.0.0.1', 'localhost'].includes(host!),
+    // `.invalid` never resolves (RFC 2606): an example that names it reaches no one.
+    ([, host]) => !['127.0.0.1', 'localhost'].includes(host!) && !host!.endsWith('.invalid'),
   );
   if (foreign.length > 0) throw new Error(`an example would reach another host: ${foreign[0]![0]}`);
   return out;
@@ -138,11 +140,15 @@ let modules = 0;
  * Runs `code` as a TypeScript module (Node's type stripping) in `cwd`: the file sits in the repository, so that
  * `crawlkit` and `@crawlkit/*` resolve to the workspace's built packages; it is removed after.
  */
-export async function runModule(code: string, cwd: string, timeoutMs = 20_000): Promise<RunResult> {
-  const file = join(root, 'test', `.readme-run-${process.pid}-${modules++}.ts`);
+export async function runModule(
+  code: string,
+  cwd: string,
+  options: { timeoutMs?: number; at?: string; env?: Record<string, string> } = {},
+): Promise<RunResult> {
+  const file = join(root, options.at ?? 'test', `.readme-run-${process.pid}-${modules++}.ts`);
   writeFileSync(file, code);
   try {
-    return await run(process.execPath, [file], cwd, timeoutMs);
+    return await run(process.execPath, [file], cwd, options.timeoutMs ?? 60_000, undefined, options.env);
   } finally {
     rmSync(file, { force: true });
   }
@@ -153,21 +159,29 @@ export async function runModule(code: string, cwd: string, timeoutMs = 20_000): 
  * takes the shell's place). A command that runs until stopped (`--every`, `serve`) is sent SIGINT, as Ctrl-C, once
  * its output matches `until`.
  */
-export function runLine(line: string, cwd: string, until?: RegExp, timeoutMs = 20_000): Promise<RunResult> {
+export function runLine(line: string, cwd: string, until?: RegExp, timeoutMs = 60_000): Promise<RunResult> {
   const script = `crawlkit() { exec "${process.execPath}" "${BUILT_CLI}" "$@"; }\n${line}`;
   return run('sh', ['-c', script], cwd, timeoutMs, until);
 }
 
-function run(command: string, args: string[], cwd: string, timeoutMs: number, until?: RegExp): Promise<RunResult> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs: number,
+  until?: RegExp,
+  env: Record<string, string> = {},
+): Promise<RunResult> {
   const child = spawn(command, args, {
     cwd,
     // No variable of the test's own: no DEBUG, no CRAWLKIT_* settings, as on a user's machine.
-    env: Object.fromEntries(
-      ['PATH', 'HOME', 'TMPDIR'].flatMap((name) => {
+    env: Object.fromEntries([
+      ...['PATH', 'HOME', 'TMPDIR'].flatMap((name) => {
         const value = process.env[name];
-        return value === undefined ? [] : [[name, value]];
+        return value === undefined ? [] : [[name, value] as const];
       }),
-    ),
+      ...Object.entries(env),
+    ]),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
