@@ -16,6 +16,9 @@ export default tseslint.config(
       '.crawlkit/**',
       'docs/api/**',
       'packages/extractor/vendor/**',
+      // README examples written out while test/readme-examples.test.ts runs them.
+      'test/.readme-run-*',
+      'packages/crawlkit/.readme-run-*',
     ],
   },
   js.configs.recommended,

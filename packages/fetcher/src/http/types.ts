@@ -200,7 +200,7 @@ export interface HttpEngineOptions {
   limits?: Partial<HttpLimits>;
   /**
    * Default `user-agent` header; a request's own header wins.
-   * @default `Mozilla/5.0 (compatible; crawlkit/<version>; +https://github.com/crawlkit/crawlkit)`
+   * @default 'Mozilla/5.0 (compatible; crawlkit/0.1)' (`DEFAULT_USER_AGENT`)
    */
   userAgent?: string;
   /**
