@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,4 +35,30 @@ it("removes Chromium's shared memory files made since the launch, and nothing el
 
 it('answers for a temporary directory that is not there any more', async () => {
   await expect(removeShmLeftovers(join(dir, 'missing'), Date.now())).resolves.toBeUndefined();
+});
+
+it('leaves a file a live process still holds open: a Chromium stalled between making it and unlinking it', async () => {
+  const since = Date.now();
+  const name = '.org.chromium.Chromium.Live12';
+  // Makes the file, holds it open and says so; never unlinks it (as a Chromium descheduled past the second scan).
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      "require('node:fs').openSync(process.argv[1], 'wx'); console.log('open'); setInterval(() => {}, 1000);",
+      join(dir, name),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  try {
+    await once(holder.stdout, 'data');
+    await removeShmLeftovers(dir, since);
+    expect(readdirSync(dir)).toEqual([name]);
+  } finally {
+    holder.kill('SIGKILL');
+  }
+  await once(holder, 'exit');
+  // Its process gone, the file is a leftover.
+  await removeShmLeftovers(dir, since);
+  expect(readdirSync(dir)).toEqual([]);
 });
