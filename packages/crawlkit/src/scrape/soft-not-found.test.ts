@@ -54,6 +54,18 @@ describe('goneSentence', () => {
     ['The listing has expired', 'The listing has expired'],
   ])('reads %j', (markdown, sentence) => expect(goneSentence(markdown)).toBe(sentence));
 
+  it('answers each text for itself when asked of one text after another (the last answer is kept)', () => {
+    const gone = 'Remote.\n\nThis job has expired.';
+    const open = 'Remote.\n\nThis job is open now.';
+    expect(open.length).toBe(gone.length);
+    for (let i = 0; i < 2; i++) {
+      expect(goneSentence(gone)).toBe('This job has expired.');
+      expect(goneSentence(gone)).toBe('This job has expired.');
+      expect(goneSentence(open)).toBeUndefined();
+      expect(goneSentence(`${gone.slice(0, 8)}${gone.slice(8)}`)).toBe('This job has expired.');
+    }
+  });
+
   it.each([
     'is no longer available',
     'is no longer open',

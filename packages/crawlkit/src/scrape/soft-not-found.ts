@@ -123,7 +123,17 @@ const SHORT_TEXT_CHARS = 20_000;
  */
 export function goneSentence(markdown: string): string | undefined {
   // every scrape asks: a page far longer than a short text's words and links is not read at all
-  if (markdown.length > SHORT_TEXT_CHARS || !STATE_WORD.test(markdown)) return undefined;
+  if (markdown.length > SHORT_TEXT_CHARS) return undefined;
+  // cache hits of one page ask again of the same text (comparing a string with itself is free)
+  if (markdown !== lastRead.text) lastRead = { text: markdown, gone: readGone(markdown) };
+  return lastRead.gone;
+}
+
+/** The last text `goneSentence` read, and its answer. */
+let lastRead: { text: string; gone: string | undefined } = { text: '', gone: undefined };
+
+function readGone(markdown: string): string | undefined {
+  if (!STATE_WORD.test(markdown)) return undefined;
   const text = markdown.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
   if (wordsPast(text, SHORT_TEXT_WORDS)) return undefined;
   for (const line of text.split('\n')) {
