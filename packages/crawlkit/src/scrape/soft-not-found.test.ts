@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { goneSentence, softNotFoundNote, titleSaysNotFound } from './soft-not-found.js';
+import { GONE_STATES, goneSentence, softNotFoundNote, titleSaysNotFound } from './soft-not-found.js';
 
 describe('titleSaysNotFound', () => {
   it.each([
@@ -66,18 +66,7 @@ describe('goneSentence', () => {
     }
   });
 
-  it.each([
-    'is no longer available',
-    'is no longer open',
-    'is no longer active',
-    'is no longer accepting applications',
-    'has been filled',
-    'has expired',
-    'has been removed',
-    'has been closed',
-    'is closed',
-    'no longer exists',
-  ])('reads every state, in any case: "This role %s"', (state) => {
+  it.each(GONE_STATES)('reads every state, in any case: "This role %s"', (state) => {
     expect(goneSentence(`Berlin.\n\nThis role ${state}.`)).toBe(`This role ${state}.`);
     expect(goneSentence(`# THIS ROLE ${state.toUpperCase()}`)).toBe(`THIS ROLE ${state.toUpperCase()}`);
   });

@@ -80,8 +80,8 @@ const GONE_SUBJECTS = [
   'advert',
 ];
 
-/** What became of it. */
-const GONE_STATES = [
+/** What became of it (each holds a word of `STATE_WORD`: a test reads every state). */
+export const GONE_STATES = [
   'is no longer available',
   'is no longer open',
   'is no longer active',
