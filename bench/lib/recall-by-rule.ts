@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { foldOf, PAGE_TYPES, siteOf } from './folds.ts';
-import { argValue, datasets, dist, loadScorer } from './rule-ablation.ts';
+import { argValue, datasets, dist, loadScorer, mainMarkdown } from './rule-ablation.ts';
 import { loadWcxbPages } from './wcxb.ts';
 
 interface Block {
@@ -49,14 +49,7 @@ const pages = loadWcxbPages(path.join(datasets, 'wcxb-dev'), { types }).filter((
 const losses = new Map<string, Map<string, Loss>>();
 const missedBy = new Map<string, [number, number]>();
 for (const page of pages) {
-  let markdown: string;
-  try {
-    markdown =
-      extractor.extractPage(page.html, { url: page.url, onlyMainContent: true, formats: { markdown: true } })
-        .markdown ?? '';
-  } catch {
-    markdown = '';
-  }
+  const markdown = mainMarkdown(extractor, page);
   const reference = tokens(page.reference);
   const words = new Set(reference);
   const missing = new Map<string, number>();

@@ -97,6 +97,18 @@ interface PageRun {
   markdown: string;
 }
 
+/** A page's main content as markdown, as `pnpm bench:extract` scores it ('' when the extractor throws). */
+export function mainMarkdown(extractor: Pick<Extractor, 'extractPage'>, page: Pick<WcxbPage, 'html' | 'url'>): string {
+  try {
+    return (
+      extractor.extractPage(page.html, { url: page.url, onlyMainContent: true, formats: { markdown: true } })
+        .markdown ?? ''
+    );
+  } catch {
+    return '';
+  }
+}
+
 function runAll(
   pages: readonly WcxbPage[],
   extractor: Extractor,
@@ -104,14 +116,7 @@ function runAll(
   gt: ReturnType<Scorer['loadWcxbGroundTruth']>,
 ): PageRun[] {
   return pages.map((page) => {
-    let markdown: string;
-    try {
-      markdown =
-        extractor.extractPage(page.html, { url: page.url, onlyMainContent: true, formats: { markdown: true } })
-          .markdown ?? '';
-    } catch {
-      markdown = '';
-    }
+    const markdown = mainMarkdown(extractor, page);
     const g = gt[page.id]!;
     const text = scorer.stripMarkdown(markdown);
     const [precision, recall, f1] = scorer.wordF1(text, g.main_content);
